@@ -1,0 +1,90 @@
+// The constraint interface (Barzel & Barr 1988, Fig. 11), in Jacobian form.
+//
+// Each constraint has a deviation D (d rows, D = 0 when met). With body velocities
+// u_i = (v_i, w_i), D's rate is linear in them:
+//   D1 = dD/dt = sum_i (Jl_i v_i + Ja_i w_i) + dD/dt|_explicit
+// and its acceleration is linear in the bodies' accelerations:
+//   D2 = sum_i (Jl_i a_i + Ja_i alpha_i) + c
+// where c collects every velocity-product and explicit-time term. With a_i = F_i / m_i and
+// alpha_i = I_i^-1 (T_i + L_i x w_i) (paper Eqn. 11) this is the paper's
+//   D2 = sum_i (Gamma_i F_i + Lambda_i T_i) + beta,
+//   Gamma_i = Jl_i / m_i, Lambda_i = Ja_i I_i^-1, beta = c + sum_i Ja_i I_i^-1 (L_i x w_i),
+// so a constraint supplies (D, D1, Jl, Ja, c) and the assembler forms Gamma, Lambda, beta.
+//
+// Constraint forces: body i receives force G_i Fc and torque H_i Fc (Fc has f entries). The
+// default is virtual work, G_i = Jl_i^T and H_i = Ja_i^T (f = d): the forces do no work on
+// motions that keep D1 = 0, and the system matrix J W J^T is symmetric. A constraint may
+// supply its own G/H (the orientation constraint applies a pure torque, f = 3 with d = 1).
+#pragma once
+
+#include <vector>
+
+#include "core/math.h"
+#include "core/model.h"
+
+namespace tether::core {
+
+// What a constraint sees of a body.
+struct BodyKinematics {
+  Vec3 x = Vec3::Zero();          // centre of mass, m
+  Mat3 R = Mat3::Identity();      // body -> world rotation
+  Vec3 v = Vec3::Zero();          // m/s
+  Vec3 w = Vec3::Zero();          // world angular velocity, rad/s
+  Vec3 L = Vec3::Zero();          // angular momentum, kg m^2/s
+  Mat3 invI = Mat3::Zero();       // world inverse inertia R I^-1 R^T, 1/(kg m^2)
+  double invMass = 0.0;           // 1/kg
+};
+
+struct EvalContext {
+  const std::vector<BodyKinematics>& bodies;
+  const std::vector<Path>& paths;
+  double t = 0.0;
+};
+
+using Mat33 = Eigen::Matrix3d;
+
+// One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
+// only the top d rows / left f columns are meaningful.
+struct ConstraintRows {
+  int d = 0;                       // rows of D
+  int f = 0;                       // entries of Fc
+  int nb = 0;                      // moving bodies involved (0..2)
+  int body[2] = {-1, -1};
+  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body
+  Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
+  Vec3 D1 = Vec3::Zero();          // dD/dt
+  Vec3 c = Vec3::Zero();           // the part of D2 not from body accelerations
+  bool customForce = false;        // G/H below instead of the J^T default
+  Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc
+  Vec3 point[2];                   // where the constraint acts, world (for drawing)
+
+  void clear(int rows, int dofs) {
+    d = rows;
+    f = dofs;
+    nb = 0;
+    body[0] = body[1] = -1;
+    Jl[0].setZero(); Jl[1].setZero(); Ja[0].setZero(); Ja[1].setZero();
+    D.setZero(); D1.setZero(); c.setZero();
+    customForce = false;
+    point[0].setZero(); point[1].setZero();
+  }
+  // The slot of body b in this constraint, adding it if new.
+  int slot(int b) {
+    for (int s = 0; s < nb; ++s)
+      if (body[s] == b) return s;
+    body[nb] = b;
+    return nb++;
+  }
+};
+
+class Constraint {
+ public:
+  virtual ~Constraint() = default;
+  virtual int rows() const = 0;
+  virtual int forceDofs() const { return rows(); }
+  // Bodies this constraint involves (to enable it only when they all exist).
+  virtual std::vector<int> bodies() const = 0;
+  virtual void evaluate(const EvalContext& ctx, ConstraintRows& out) const = 0;
+};
+
+}  // namespace tether::core

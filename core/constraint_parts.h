@@ -1,0 +1,102 @@
+// Pieces every point-based constraint (and force) shares: where a point is and how it moves.
+//
+// A point fixed in a body at body coordinates r_b sits at p = x + r with r = R r_b.
+// Differentiating (dR/dt = [w]x R, paper Fig. 16):
+//   dp/dt   = v + w x r                     = v - [r]x w
+//   d2p/dt2 = a + alpha x r + w x (w x r)   = a - [r]x alpha + w x (w x r)
+// so its Jacobian is (Jl, Ja) = (1, -[r]x) and its velocity-product term is w x (w x r).
+// A nail is fixed (no Jacobian, no acceleration); a path point has p = X(t), dp/dt = X'(t)
+// and its whole acceleration X''(t) goes into the c term.
+#pragma once
+
+#include "core/constraint.h"
+
+namespace tether::core {
+
+struct AnchorKinematics {
+  Vec3 p = Vec3::Zero();     // position, world, m
+  Vec3 v = Vec3::Zero();     // velocity, m/s
+  Vec3 acc = Vec3::Zero();   // acceleration not due to the body's a and alpha, m/s^2
+  int body = -1;             // -1: no moving body (nail, path, fixed body)
+  Vec3 r = Vec3::Zero();     // world offset from the body's centre of mass, m
+};
+
+inline AnchorKinematics anchorKinematics(const Anchor& a, const std::vector<BodyKinematics>& bodies,
+                                         const std::vector<Path>& paths, double t) {
+  AnchorKinematics k;
+  switch (a.kind) {
+    case Anchor::Kind::World: k.p = a.local; break;
+    case Anchor::Kind::Path: {
+      const PathSample s = paths[static_cast<size_t>(a.index)].sample(t);
+      k.p = s.x;
+      k.v = s.v;
+      k.acc = s.a;
+      break;
+    }
+    case Anchor::Kind::Body: {
+      const BodyKinematics& b = bodies[static_cast<size_t>(a.index)];
+      k.r = b.R * a.local;
+      k.p = b.x + k.r;
+      k.v = b.v + b.w.cross(k.r);
+      k.acc = b.w.cross(b.w.cross(k.r));
+      // a fixed body never moves: it contributes no Jacobian columns
+      if (b.invMass > 0.0) k.body = a.index;
+      break;
+    }
+  }
+  return k;
+}
+
+inline AnchorKinematics anchorKinematics(const Anchor& a, const EvalContext& ctx) {
+  return anchorKinematics(a, ctx.bodies, ctx.paths, ctx.t);
+}
+
+// Add sign * E * (Jacobian of the point's velocity) to the rows; E is d x 3 (the rows that
+// project the point's motion onto the deviation).
+template <typename Proj>
+inline void addPointJacobian(ConstraintRows& out, const AnchorKinematics& k, const Proj& E, double sign) {
+  if (k.body < 0) return;
+  const int s = out.slot(k.body);
+  const int d = out.d;
+  out.Jl[s].topRows(d) += sign * E.topRows(d);
+  out.Ja[s].topRows(d) -= sign * E.topRows(d) * skew(k.r);
+}
+
+// The point pair D = p2 - p1 (point-to-nail, -path and -point all reduce to it):
+//   D1 = v2 - v1, D2 = (J a)_2 - (J a)_1 + acc2 - acc1.
+inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2, ConstraintRows& out) {
+  out.D = k2.p - k1.p;
+  out.D1 = k2.v - k1.v;
+  out.c = k2.acc - k1.acc;
+  addPointJacobian(out, k1, Mat33::Identity(), -1.0);
+  addPointJacobian(out, k2, Mat33::Identity(), 1.0);
+  out.point[0] = k1.p;
+  out.point[1] = k2.p;
+}
+
+// The scalar distance D = |p2 - p1| - L. With r = p2 - p1, l = |r|, n = r / l and the
+// relative velocity u = v2 - v1:
+//   D1 = n . u                                  (dl/dt = r . u / l)
+//   dn/dt = (u - n (n . u)) / l
+//   D2 = n . (du/dt) + u . dn/dt = n . (J a + acc2 - acc1) + (|u|^2 - (n . u)^2) / l
+// so the rows are n^T times the point-pair rows, and c gains (|u|^2 - (n.u)^2) / l.
+// At l = 0 the direction is undefined: the rows vanish (D = -L, no force can act).
+inline void distanceRows(const AnchorKinematics& k1, const AnchorKinematics& k2, double length,
+                         ConstraintRows& out) {
+  const Vec3 r = k2.p - k1.p, u = k2.v - k1.v;
+  const double l = r.norm();
+  out.point[0] = k1.p;
+  out.point[1] = k2.p;
+  out.D(0) = l - length;
+  if (l < 1e-12) return;
+  const Vec3 n = r / l;
+  const double nu = n.dot(u);
+  out.D1(0) = nu;
+  out.c(0) = n.dot(k2.acc - k1.acc) + (u.squaredNorm() - nu * nu) / l;
+  Mat33 E = Mat33::Zero();
+  E.row(0) = n.transpose();
+  addPointJacobian(out, k1, E, -1.0);
+  addPointJacobian(out, k2, E, 1.0);
+}
+
+}  // namespace tether::core

@@ -1,0 +1,19 @@
+#include "core/constraints/distance.h"
+
+#include "core/constraint_parts.h"
+
+namespace tether::core {
+
+std::vector<int> Distance::bodies() const {
+  std::vector<int> out;
+  for (const Anchor* a : {&m_a, &m_b})
+    if (a->kind == Anchor::Kind::Body) out.push_back(a->index);
+  return out;
+}
+
+void Distance::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
+  out.clear(1, 1);
+  distanceRows(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx), m_length, out);
+}
+
+}  // namespace tether::core

@@ -1,0 +1,22 @@
+// Distance (Robson): two points (on bodies, or one of them a nail or path) kept L apart.
+//   D = |p2 - p1| - L (d = 1); derivation in constraint_parts.h (distanceRows):
+//   D1 = n . u, c = n . (acc2 - acc1) + (|u|^2 - (n . u)^2) / |p2 - p1|.
+// Force by virtual work: along n at both points (a massless rod between them).
+#pragma once
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class Distance final : public Constraint {
+ public:
+  Distance(Anchor a, Anchor b, double length) : m_a(a), m_b(b), m_length(length) {}
+  int rows() const override { return 1; }
+  std::vector<int> bodies() const override;
+  void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+
+ private:
+  Anchor m_a, m_b;
+  double m_length;  // m
+};
+
+}  // namespace tether::core

@@ -1,0 +1,23 @@
+// Point-on-plane: a body point stays on the world plane through o with unit normal n.
+//   D = n . (X_P - o) (d = 1), D1 = n . v_P, D2 = n . a_P:
+//   Jl = n^T, Ja = -n^T [r]x = (r x n)^T, c = n . (w x (w x r)).
+// Force by virtual work: n Fc at P (normal to the plane; the point slides freely on it).
+#pragma once
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class PointOnPlane final : public Constraint {
+ public:
+  PointOnPlane(Anchor point, Vec3 origin, Vec3 normal) : m_point(point), m_origin(origin), m_n(normal.normalized()) {}
+  int rows() const override { return 1; }
+  std::vector<int> bodies() const override { return {m_point.index}; }
+  void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+
+ private:
+  Anchor m_point;
+  Vec3 m_origin;  // world, m
+  Vec3 m_n;       // unit
+};
+
+}  // namespace tether::core

@@ -1,0 +1,21 @@
+// Point-to-nail (paper Sec. 4, Example 1): a body point P held at a fixed world point X0.
+//   D = X_P - X0 (d = 3), D1 = v_P, D2 = a_P = a - [r]x alpha + w x (w x r)
+//   Jl = 1, Ja = -[r]x, c = w x (w x r); force at P (G = 1, H = [r]x: torque r x F).
+#pragma once
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class PointToNail final : public Constraint {
+ public:
+  PointToNail(Anchor point, Vec3 nail) : m_point(point), m_nail(nail) {}
+  int rows() const override { return 3; }
+  std::vector<int> bodies() const override { return {m_point.index}; }
+  void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+
+ private:
+  Anchor m_point;
+  Vec3 m_nail;  // world, m
+};
+
+}  // namespace tether::core

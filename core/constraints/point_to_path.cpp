@@ -1,0 +1,12 @@
+#include "core/constraints/point_to_path.h"
+
+#include "core/constraint_parts.h"
+
+namespace tether::core {
+
+void PointToPath::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
+  out.clear(3, 3);
+  pointPairRows(anchorKinematics(m_path, ctx), anchorKinematics(m_point, ctx), out);
+}
+
+}  // namespace tether::core

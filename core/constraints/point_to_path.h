@@ -1,0 +1,20 @@
+// Point-to-path (paper C.1): a body point follows a moving point X(t).
+//   D = X_P - X(t), D1 = v_P - X'(t), D2 = a_P - X''(t)
+//   Jl = 1, Ja = -[r]x, c = w x (w x r) - X''(t).
+#pragma once
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class PointToPath final : public Constraint {
+ public:
+  PointToPath(Anchor point, int path) : m_point(point), m_path{Anchor::Kind::Path, path, Vec3::Zero()} {}
+  int rows() const override { return 3; }
+  std::vector<int> bodies() const override { return {m_point.index}; }
+  void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+
+ private:
+  Anchor m_point, m_path;
+};
+
+}  // namespace tether::core

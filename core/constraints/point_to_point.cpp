@@ -1,0 +1,12 @@
+#include "core/constraints/point_to_point.h"
+
+#include "core/constraint_parts.h"
+
+namespace tether::core {
+
+void PointToPoint::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
+  out.clear(3, 3);
+  pointPairRows(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx), out);
+}
+
+}  // namespace tether::core

@@ -1,0 +1,21 @@
+// Point-to-point (paper C.2): two body points P1, P2 held together.
+//   D = X_P2 - X_P1 (d = 3), D1 = v_P2 - v_P1,
+//   rows: body 1 (Jl, Ja) = (-1, [r1]x), body 2 (1, -[r2]x); c = w2x(w2xr2) - w1x(w1xr1).
+// Forces by virtual work: -Fc at P1, +Fc at P2 (Newton's third law).
+#pragma once
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class PointToPoint final : public Constraint {
+ public:
+  PointToPoint(Anchor a, Anchor b) : m_a(a), m_b(b) {}
+  int rows() const override { return 3; }
+  std::vector<int> bodies() const override { return {m_a.index, m_b.index}; }
+  void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+
+ private:
+  Anchor m_a, m_b;
+};
+
+}  // namespace tether::core

@@ -1,0 +1,43 @@
+// The step pipeline's force stages, as one function of (t, y): the right-hand side of the
+// equations of motion (paper Fig. 16) with the constraint forces of Fig. 15 included.
+//
+//   kinematics -> external forces -> assemble M Fc + B = 0 -> solve -> net force/torque
+//   -> dy/dt = (v, 1/2 w q, F, T)
+//
+// y packs 13 numbers per body: x (3), q (w, x, y, z), P (3), L (3).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/constraint.h"
+#include "core/constraint_system.h"
+#include "core/model.h"
+
+namespace tether::core {
+
+inline constexpr int kBodyDofs = 13;
+
+// Preallocated scratch of one simulation. Not shared between threads.
+struct StepContext {
+  std::vector<BodyState> bodies;          // unpacked y
+  std::vector<BodyKinematics> kin;
+  std::vector<Vec3> F, T;                 // net force (N) and torque (N m) per body
+  ConstraintSystem system;
+  Eigen::VectorXd y, dy, ytmp, yerr;      // integrator work vectors
+  Eigen::VectorXd k[7];
+  double hNext = 0.0;                     // RK45: proposed next step, s
+  long evaluations = 0;                   // right-hand-side evaluations so far
+
+  void reset(const Model& model);
+};
+
+void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y);
+void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
+
+// dy/dt at (t, y) under the given parameters. Leaves the kinematics, the solved constraint
+// system and the net forces of this evaluation in ctx.
+void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,
+                        Eigen::VectorXd& dy, StepContext& ctx);
+
+}  // namespace tether::core

@@ -1,0 +1,181 @@
+#include "core/headless.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include "core/constraint.h"
+#include "core/forces.h"
+#include "core/model.h"
+#include "core/simulation.h"
+
+namespace tether::core {
+
+namespace {
+
+void writeCsvRows(std::ostream& os, const Model& m, const State& st) {
+  char line[512];
+  std::vector<BodyKinematics> kin;
+  bodyKinematics(m, st.params, st.bodies, kin);
+  for (size_t i = 0; i < st.bodies.size(); ++i) {
+    if (!st.params.bodyActive[i]) continue;
+    const BodyState& b = st.bodies[i];
+    const BodyKinematics& k = kin[i];
+    std::snprintf(line, sizeof line, "%.10g,%s,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n",
+                  st.t, m.bodyNames[i].c_str(), b.x.x(), b.x.y(), b.x.z(), b.q.w(), b.q.x(), b.q.y(), b.q.z(), k.v.x(),
+                  k.v.y(), k.v.z(), k.w.x(), k.w.y(), k.w.z());
+    os << line;
+  }
+}
+
+}  // namespace
+
+double RunSummary::maxDeviationAfterAssembly() const {
+  double m = 0.0;
+  for (const auto& c : constraints) m = std::max(m, c.maxDeviation);
+  return m;
+}
+
+RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
+  Scene scene = sceneIn;
+  if (opt.dt) scene.settings.dt = *opt.dt;
+  if (opt.integrator) scene.settings.integrator = *opt.integrator;
+  auto model = std::make_shared<const Model>(compile(scene));
+  const double until = opt.until.value_or(scene.settings.duration);
+  const double dt = scene.settings.dt;
+  const int every = std::max(1, opt.every);
+
+  Simulation sim(model);
+  RunSummary out;
+  const size_t nc = model->constraints.size();
+  out.constraints.resize(nc);
+  for (size_t j = 0; j < nc; ++j) out.constraints[j].name = model->constraintNames[j];
+  std::vector<double> dev;
+  std::vector<double> activeSince(nc, -1.0);
+
+  // a constraint counts as assembled settle_j after it became active:
+  // settings.assembly_time, or 15 of its tau (critically damped: |D| <= 16 e^-15 |D0| ~ 5e-6 |D0|)
+  auto observe = [&]() {
+    sim.deviations(dev);
+    const double t = sim.state().t;
+    for (size_t j = 0; j < nc; ++j) {
+      ConstraintSummary& c = out.constraints[j];
+      c.finalDeviation = dev[j];
+      if (dev[j] < 0.0) {
+        activeSince[j] = -1.0;
+        continue;
+      }
+      if (activeSince[j] < 0.0) {
+        activeSince[j] = t;
+        const double settle = scene.settings.assemblyTime.value_or(15.0 * sim.state().params.tau[j]);
+        c.assembledAt = t + settle;
+      }
+      if (t >= c.assembledAt - 1e-12) c.maxDeviation = std::max(c.maxDeviation, dev[j]);
+    }
+  };
+
+  const auto start = std::chrono::steady_clock::now();
+  sim.advanceTo(0.0);  // fire the events at t = 0
+  out.energyStart = energy(*model, sim.state()).total();
+  if (opt.csv) {
+    *opt.csv << "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
+    writeCsvRows(*opt.csv, *model, sim.state());
+  }
+  observe();
+  const long frames = static_cast<long>(std::ceil(until / dt - 1e-9));
+  for (long k = 1; k <= frames; ++k) {
+    const double t = std::min(until, static_cast<double>(k) * dt);
+    const AdvanceResult r = sim.advanceTo(t);
+    out.steps += r.steps;
+    if (!r.ok) {
+      out.diverged = true;
+      out.message = r.message;
+      break;
+    }
+    observe();
+    if (opt.csv && (k % every == 0 || k == frames)) writeCsvRows(*opt.csv, *model, sim.state());
+  }
+  out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.finalTime = sim.state().t;
+  out.energyEnd = energy(*model, sim.state()).total();
+  out.evaluations = sim.context().evaluations;
+  return out;
+}
+
+std::string formatSummary(const RunSummary& s) {
+  std::ostringstream o;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "steps: %ld (%ld force evaluations)\nwall time: %.3f s (%.1f us/step)\nfinal time: %.6g s\n",
+                s.steps, s.evaluations, s.wallSeconds, s.steps ? 1e6 * s.wallSeconds / double(s.steps) : 0.0,
+                s.finalTime);
+  o << buf;
+  const double dE = s.energyEnd - s.energyStart;
+  std::snprintf(buf, sizeof buf, "energy: start %.9g J, end %.9g J, change %.3e J\n", s.energyStart, s.energyEnd, dE);
+  o << buf;
+  o << "constraints (max |D| after assembly, final |D|):\n";
+  size_t width = 4;
+  for (const auto& c : s.constraints) width = std::max(width, c.name.size());
+  for (const auto& c : s.constraints) {
+    if (c.maxDeviation < 0.0 && c.assembledAt < 0.0) {
+      std::snprintf(buf, sizeof buf, "  %-*s  never active\n", int(width), c.name.c_str());
+    } else if (c.maxDeviation < 0.0) {
+      std::snprintf(buf, sizeof buf, "  %-*s  not assembled before the end (assembles at t = %.3g s)\n", int(width),
+                    c.name.c_str(), c.assembledAt);
+    } else {
+      char fin[32] = "inactive";
+      if (c.finalDeviation >= 0.0) std::snprintf(fin, sizeof fin, "%.3e", c.finalDeviation);
+      std::snprintf(buf, sizeof buf, "  %-*s  %.3e  (from t = %.3g s)  final %s\n", int(width), c.name.c_str(),
+                    c.maxDeviation, c.assembledAt, fin);
+    }
+    o << buf;
+  }
+  std::snprintf(buf, sizeof buf, "max |D| after assembly: %.3e\n", s.maxDeviationAfterAssembly());
+  o << buf;
+  if (s.diverged) o << "DIVERGED: " << s.message << "\n";
+  return o.str();
+}
+
+CheckReport checkScene(const Scene& scene) {
+  auto model = std::make_shared<const Model>(compile(scene));
+  Simulation sim(model);
+  sim.advanceTo(0.0);
+  sim.refresh();
+  const ConstraintSystem& sys = sim.context().system;
+  CheckReport r;
+  r.bodies = static_cast<int>(model->bodies.size());
+  r.constraints = static_cast<int>(model->constraints.size());
+  r.activeConstraints = static_cast<int>(sys.active().size());
+  r.rows = sys.report().rows;
+  r.cols = sys.report().cols;
+  r.rank = sys.report().rank;
+  r.residual = sys.report().residual;
+  r.solver = "dense-svd (the scene's setting): least-squares / minimum-norm, any shape or rank";
+  const ConflictReport c = sys.conflicts();
+  for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
+  for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
+  return r;
+}
+
+std::string formatCheck(const CheckReport& r) {
+  std::ostringstream o;
+  o << "scene ok: " << r.bodies << " bodies, " << r.constraints << " constraints (" << r.activeConstraints
+    << " active at t = 0)\n";
+  o << "constraint system: " << r.rows << " x " << r.cols << ", rank " << r.rank;
+  if (r.rank < r.rows) o << " (rank-deficient by " << r.rows - r.rank << ")";
+  o << "\nresidual |M Fc + B|: " << r.residual << "\n";
+  o << "solver: " << r.solver << "\n";
+  auto list = [&](const char* what, const std::vector<std::string>& v) {
+    o << what << ": ";
+    if (v.empty()) o << "none";
+    for (size_t i = 0; i < v.size(); ++i) o << (i ? ", " : "") << v[i];
+    o << "\n";
+  };
+  list("redundant constraints", r.redundant);
+  list("conflicting constraints", r.conflicting);
+  return o.str();
+}
+
+}  // namespace tether::core

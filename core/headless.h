@@ -1,0 +1,58 @@
+// Headless runs and checks of a scene: what tether-cli prints, as testable functions.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+
+namespace tether::core {
+
+struct RunOptions {
+  std::optional<double> until;                 // s; default settings.duration
+  std::optional<double> dt;                    // s; overrides settings.dt
+  std::optional<IntegratorKind> integrator;    // overrides settings.integrator
+  std::ostream* csv = nullptr;                 // t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
+  int every = 1;                               // write every k-th step to the CSV
+};
+
+struct ConstraintSummary {
+  std::string name;
+  double assembledAt = -1.0;     // s: when it counts as assembled (activation + assembly time); -1 never active
+  double maxDeviation = -1.0;    // max |D| over written steps after assembledAt; -1 none
+  double finalDeviation = -1.0;  // |D| at the end; -1 inactive then
+};
+
+struct RunSummary {
+  long steps = 0;                // integrator steps
+  long evaluations = 0;          // right-hand-side evaluations
+  double wallSeconds = 0.0;
+  double finalTime = 0.0;        // s
+  double energyStart = 0.0;      // J, after the events at t = 0
+  double energyEnd = 0.0;        // J
+  bool diverged = false;
+  std::string message;
+  std::vector<ConstraintSummary> constraints;
+  double maxDeviationAfterAssembly() const;
+};
+
+// Throws SceneError for an invalid scene.
+RunSummary runScene(const Scene& scene, const RunOptions& options);
+std::string formatSummary(const RunSummary& s);
+
+struct CheckReport {
+  int bodies = 0, constraints = 0, activeConstraints = 0;
+  int rows = 0, cols = 0, rank = 0;
+  double residual = 0.0;
+  std::string solver;                      // the solver path and why
+  std::vector<std::string> redundant;      // constraint names
+  std::vector<std::string> conflicting;
+};
+
+// The constraint system at t = 0 (after the events at t = 0). Throws SceneError.
+CheckReport checkScene(const Scene& scene);
+std::string formatCheck(const CheckReport& r);
+
+}  // namespace tether::core

@@ -1,0 +1,24 @@
+// Time integrators over the packed state y (see dynamics.h). Each advances ctx.y from t by
+// one step under fixed parameters; the caller normalizes quaternions afterwards.
+#pragma once
+
+#include "core/dynamics.h"
+
+namespace tether::core {
+
+// Classical fourth-order Runge-Kutta, fixed step h.
+void stepRK4(const Model& model, const Params& params, double t, double h, StepContext& ctx);
+
+// Semi-implicit (symplectic) Euler: momenta first, then positions with the new velocities:
+//   P' = P + h F(y), L' = L + h T(y), x' = x + h P'/m, q' = q + h 1/2 w' q, w' = I^-1(q) L'.
+void stepSemiImplicitEuler(const Model& model, const Params& params, double t, double h, StepContext& ctx);
+
+// Dormand-Prince 5(4) with error control: tries h, shrinking it until the scaled error
+// max_i |e_i| / (tol (1 + |y_i|)) <= 1. Returns the step taken; ctx.hNext holds the proposal
+// for the next one.
+double stepRK45(const Model& model, const Params& params, double t, double h, double tol, StepContext& ctx);
+
+// Renormalize every quaternion in y.
+void normalizeQuaternions(Eigen::VectorXd& y);
+
+}  // namespace tether::core

@@ -1,0 +1,75 @@
+// The model: a Scene compiled into flat arrays with indices instead of names and with
+// precomputed mass properties. Immutable while simulating; recompiled when the scene's
+// structure changes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/path.h"
+#include "core/scene.h"
+#include "core/state.h"
+
+namespace tether::core {
+
+class Constraint;
+
+struct BodyModel {
+  double mass = 0.0;                 // kg (0 for fixed bodies' dynamics: see invMass)
+  double invMass = 0.0;              // 1/kg; 0 when fixed
+  Vec3 inertia = Vec3::Zero();       // principal moments, body axes, kg m^2
+  Vec3 invInertia = Vec3::Zero();    // 1/(kg m^2); 0 when fixed
+  bool fixed = false;
+  BodyState initial;                 // the pose and momenta the scene gives
+};
+
+// A point forces and constraints act at, resolved.
+struct Anchor {
+  enum class Kind { Body, World, Path };
+  Kind kind = Kind::World;
+  int index = -1;                    // body or path index
+  Vec3 local = Vec3::Zero();         // Body: body coordinates; World: world position (m)
+};
+
+struct ForceModel {
+  ForceKind kind = ForceKind::Spring;
+  Anchor a, b;                       // spring ends; constant force: a
+  int bodyA = -1, bodyB = -1;        // torsion spring, constant torque (bodyA)
+  Vec3 axisA = Vec3::UnitZ(), axisB = Vec3::UnitZ();  // unit, body coordinates
+  std::vector<int> bodies;           // damping: empty = every body
+};
+
+struct EventModel {
+  enum class Target { Gravity, Body, Constraint, Force };
+  double time = 0.0;                 // s
+  EventAction action = EventAction::Enable;
+  Target target = Target::Gravity;
+  int index = -1;
+  std::string param;                 // Set: parameter name
+  Vec3 value = Vec3::Zero();         // Set: value (x only for scalars)
+};
+
+struct Model {
+  Settings settings;
+  std::vector<std::string> bodyNames, forceNames, constraintNames;
+  std::vector<BodyModel> bodies;
+  std::vector<Path> paths;
+  std::vector<ForceModel> forces;
+  std::vector<std::shared_ptr<const Constraint>> constraints;
+  std::vector<EventModel> events;    // sorted by time (stable: file order within a time)
+  Params initialParams;
+
+  // The state at t = 0, before any event has fired.
+  State initialState() const;
+  int findBody(const std::string& name) const;
+  int findConstraint(const std::string& name) const;
+};
+
+// Validate and compile. Throws SceneError naming the place of the first problem.
+Model compile(const Scene& scene);
+
+// Apply one event to a state (timeline stage of the step pipeline).
+void applyEvent(const Model& model, const EventModel& e, State& state);
+
+}  // namespace tether::core

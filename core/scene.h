@@ -1,0 +1,176 @@
+// The scene: the editable, serializable description of a model (MuJoCo's "spec").
+// Plain structs with defaults; these are what the JSON file holds and what undo commands
+// edit. Names, not indices, connect the parts; core::compile() resolves them into a Model.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/math.h"
+
+namespace tether::core {
+
+inline constexpr int kSceneFormatVersion = 1;
+
+enum class Shape { Rod, Sphere, Torus, Box };
+
+// A named point fixed in a body, in body coordinates (m).
+struct NamedPoint {
+  std::string name;
+  Vec3 local = Vec3::Zero();  // body-local position, m
+};
+
+struct BodyDef {
+  std::string name;
+  Shape shape = Shape::Rod;
+  double density = 1000.0;                // kg/m^3
+  double length = 1.0;                    // rod: length along local z, m
+  double radius = 0.05;                   // rod and sphere radius, m
+  double majorRadius = 0.2;               // torus: centre-line radius, m (ring in the local xy plane)
+  double minorRadius = 0.04;              // torus: tube radius, m
+  Vec3 size = Vec3(0.2, 0.2, 0.2);        // box: full extents along local x, y, z, m
+  bool fixed = false;                     // infinite mass: never moves
+  bool active = true;                     // exists at t = 0 ("create" events bring it in later)
+  Vec3 position = Vec3::Zero();           // centre of mass, world, m
+  Quat orientation = Quat::Identity();    // body -> world rotation (unit)
+  Vec3 velocity = Vec3::Zero();           // centre-of-mass velocity, m/s
+  Vec3 angularVelocity = Vec3::Zero();    // world frame, rad/s
+  std::vector<NamedPoint> points;         // user control points (beside the shape's named ones)
+};
+
+struct NailDef {
+  std::string name;
+  Vec3 position = Vec3::Zero();  // world, m
+};
+
+enum class PathKind { Line, Circle, Spline };
+
+struct Keyframe {
+  double t = 0.0;                 // s
+  Vec3 position = Vec3::Zero();   // world, m
+};
+
+// A point moving in time. Line: start + velocity * t. Circle: centre + radius (cos(phi) u +
+// sin(phi) (n x u)) with phi = phase + 2 pi t / period. Spline: natural cubic through keyframes,
+// extended linearly (C2) outside them.
+struct PathDef {
+  std::string name;
+  PathKind kind = PathKind::Line;
+  Vec3 start = Vec3::Zero();          // line: position at t = 0, m
+  Vec3 velocity = Vec3::Zero();       // line: m/s
+  Vec3 center = Vec3::Zero();         // circle: m
+  Vec3 normal = Vec3::UnitZ();        // circle: plane normal (unit)
+  Vec3 u = Vec3::UnitX();             // circle: direction of the point at phase 0
+  double radius = 1.0;                // circle: m
+  double period = 1.0;                // circle: s per turn (negative turns the other way)
+  double phase = 0.0;                 // circle: rad
+  std::vector<Keyframe> keyframes;    // spline: at least 2, strictly increasing t
+};
+
+// A point a force or constraint acts at: a body's named or local point, a nail, or a path.
+struct PointRef {
+  enum class Kind { BodyPoint, BodyLocal, Nail, Path };
+  Kind kind = Kind::BodyPoint;
+  std::string body;                   // BodyPoint / BodyLocal
+  std::string point = "center";       // BodyPoint: the point's name
+  Vec3 local = Vec3::Zero();          // BodyLocal: body coordinates, m
+  std::string target;                 // Nail / Path: its name
+};
+
+enum class ForceKind { Spring, Damping, TorsionSpring, ConstantForce, ConstantTorque };
+
+struct ForceDef {
+  std::string name;
+  ForceKind kind = ForceKind::Spring;
+  bool enabled = true;
+  PointRef a, b;                       // spring: ends; constant force: a = application point
+  double stiffness = 10.0;             // spring N/m; torsion spring N m/rad
+  double damping = 0.0;                // spring N s/m; torsion spring N m s/rad
+  double restLength = 0.0;             // spring, m
+  double restAngle = 0.0;              // torsion spring, rad
+  std::vector<std::string> bodies;     // damping: bodies it acts on (empty = every body)
+  double linear = 0.0;                 // damping: N s/m
+  double angular = 0.0;                // damping: N m s/rad
+  std::string bodyA, bodyB;            // torsion spring bodies; constant torque: bodyA
+  Vec3 axisA = Vec3::UnitZ();          // torsion spring: body-local axes
+  Vec3 axisB = Vec3::UnitZ();
+  Vec3 vector = Vec3::Zero();          // constant force (N) or torque (N m), world frame
+};
+
+enum class ConstraintKind {
+  PointToNail,
+  PointToPoint,
+  PointToPath,
+  Orientation,
+  PointOnLine,
+  PointOnPlane,
+  SphereToSphere,
+  Distance,
+  ScalarPointToNail,
+};
+
+struct ConstraintDef {
+  std::string name;
+  ConstraintKind kind = ConstraintKind::PointToNail;
+  bool enabled = true;
+  std::optional<double> tau;           // s; unset = settings.defaultTau
+  PointRef a, b;                       // constrained point(s)
+  std::string nail;                    // point-to-nail, scalar point-to-nail
+  std::string path;                    // point-to-path
+  std::string bodyA, bodyB;            // orientation: bodyA; sphere-to-sphere: both
+  Vec3 axis = Vec3::UnitZ();           // orientation: body-local unit vector b
+  Vec3 direction = Vec3::UnitZ();      // orientation: world unit vector N; line direction
+  Vec3 origin = Vec3::Zero();          // line / plane: a point on it, world, m
+  Vec3 normal = Vec3::UnitZ();         // plane normal, world (unit)
+  double length = 1.0;                 // distance: m
+};
+
+enum class EventAction { Enable, Disable, Create, Remove, Set };
+
+struct EventDef {
+  double time = 0.0;                   // s
+  EventAction action = EventAction::Enable;
+  std::string target;                  // a constraint, force or body name, or "gravity"
+  std::string param;                   // Set: parameter name (tau, stiffness, ...)
+  std::vector<double> value;           // Set: 1 number or a 3-vector
+};
+
+enum class IntegratorKind { RK4, RK45, SemiImplicitEuler };
+enum class SolverKind { DenseSvd };
+
+struct Settings {
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);  // m/s^2; applies to every dynamic body
+  bool gravityOn = true;
+  double dt = 1e-3;                      // s: step (RK4, Euler) or output interval (RK45)
+  IntegratorKind integrator = IntegratorKind::RK4;
+  SolverKind solver = SolverKind::DenseSvd;
+  double defaultTau = 0.1;               // s
+  double tolerance = 1e-8;               // RK45 error tolerance per step (relative + absolute)
+  double duration = 10.0;                // s: default length of a headless run
+  std::optional<double> assemblyTime;    // s: when the model counts as assembled (default 15 tau)
+};
+
+struct Scene {
+  Settings settings;
+  std::vector<BodyDef> bodies;
+  std::vector<NailDef> nails;
+  std::vector<PathDef> paths;
+  std::vector<ForceDef> forces;
+  std::vector<ConstraintDef> constraints;
+  std::vector<EventDef> events;
+};
+
+// Names used in the file format (and by the CLI), one place for both directions.
+const char* toString(Shape s);
+const char* toString(PathKind k);
+const char* toString(ForceKind k);
+const char* toString(ConstraintKind k);
+const char* toString(EventAction a);
+const char* toString(IntegratorKind k);
+const char* toString(SolverKind k);
+std::optional<IntegratorKind> integratorFromString(const std::string& s);
+
+}  // namespace tether::core

@@ -1,0 +1,637 @@
+#include "core/scene_io.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/validate.h"
+
+namespace tether::core {
+
+using json = nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+  throw SceneError(where + ": " + what);
+}
+
+// A JSON object being read at a known path. Every key read is remembered, so that unknown
+// keys (usually typos) are reported instead of being silently ignored.
+class Obj {
+ public:
+  Obj(const json& j, std::string path) : m_j(j), m_path(std::move(path)) {
+    if (!m_j.is_object()) fail(m_path, "must be an object");
+  }
+  ~Obj() = default;
+
+  const std::string& path() const { return m_path; }
+  std::string at(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
+  bool has(const std::string& key) const { return m_j.contains(key); }
+
+  const json* get(const std::string& key) {
+    m_used.insert(key);
+    auto it = m_j.find(key);
+    return it == m_j.end() ? nullptr : &*it;
+  }
+
+  double number(const std::string& key, double def) {
+    const json* v = get(key);
+    return v ? toNumber(*v, at(key)) : def;
+  }
+  double requiredNumber(const std::string& key) {
+    const json* v = get(key);
+    if (!v) fail(at(key), "is required");
+    return toNumber(*v, at(key));
+  }
+  bool boolean(const std::string& key, bool def) {
+    const json* v = get(key);
+    if (!v) return def;
+    if (!v->is_boolean()) fail(at(key), "must be true or false");
+    return v->get<bool>();
+  }
+  std::string string(const std::string& key, const std::string& def) {
+    const json* v = get(key);
+    if (!v) return def;
+    if (!v->is_string()) fail(at(key), "must be a string");
+    return v->get<std::string>();
+  }
+  std::string requiredString(const std::string& key) {
+    const json* v = get(key);
+    if (!v) fail(at(key), "is required");
+    if (!v->is_string()) fail(at(key), "must be a string");
+    return v->get<std::string>();
+  }
+  Vec3 vec3(const std::string& key, const Vec3& def) {
+    const json* v = get(key);
+    return v ? toVec3(*v, at(key)) : def;
+  }
+  Vec3 requiredVec3(const std::string& key) {
+    const json* v = get(key);
+    if (!v) fail(at(key), "is required");
+    return toVec3(*v, at(key));
+  }
+  // An array at key (missing = empty); calls f(element, "key[i]") for each element.
+  template <typename F>
+  void array(const std::string& key, F&& f) {
+    const json* v = get(key);
+    if (!v) return;
+    if (!v->is_array()) fail(at(key), "must be an array");
+    for (size_t i = 0; i < v->size(); ++i) f((*v)[i], at(key) + "[" + std::to_string(i) + "]");
+  }
+
+  void rejectUnknownKeys() const {
+    for (auto it = m_j.begin(); it != m_j.end(); ++it)
+      if (!m_used.count(it.key())) fail(at(it.key()), "unknown key");
+  }
+
+  static double toNumber(const json& v, const std::string& where) {
+    if (!v.is_number()) fail(where, "must be a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail(where, "must be a finite number");
+    return x;
+  }
+  static Vec3 toVec3(const json& v, const std::string& where) {
+    if (!v.is_array() || v.size() != 3) fail(where, "must be an array of 3 numbers");
+    return Vec3(toNumber(v[0], where + "[0]"), toNumber(v[1], where + "[1]"), toNumber(v[2], where + "[2]"));
+  }
+
+ private:
+  const json& m_j;
+  std::string m_path;
+  std::set<std::string> m_used;
+};
+
+template <typename Enum, size_t N>
+Enum enumFrom(const std::string& s, const Enum (&all)[N], const std::string& where) {
+  std::string options;
+  for (Enum e : all) {
+    if (s == toString(e)) return e;
+    options += std::string(options.empty() ? "" : ", ") + toString(e);
+  }
+  fail(where, "unknown value \"" + s + "\" (expected one of: " + options + ")");
+}
+
+constexpr Shape kShapes[] = {Shape::Rod, Shape::Sphere, Shape::Torus, Shape::Box};
+constexpr PathKind kPathKinds[] = {PathKind::Line, PathKind::Circle, PathKind::Spline};
+constexpr ForceKind kForceKinds[] = {ForceKind::Spring, ForceKind::Damping, ForceKind::TorsionSpring,
+                                     ForceKind::ConstantForce, ForceKind::ConstantTorque};
+constexpr ConstraintKind kConstraintKinds[] = {
+    ConstraintKind::PointToNail,  ConstraintKind::PointToPoint,   ConstraintKind::PointToPath,
+    ConstraintKind::Orientation,  ConstraintKind::PointOnLine,    ConstraintKind::PointOnPlane,
+    ConstraintKind::SphereToSphere, ConstraintKind::Distance,     ConstraintKind::ScalarPointToNail};
+constexpr EventAction kActions[] = {EventAction::Enable, EventAction::Disable, EventAction::Create,
+                                    EventAction::Remove, EventAction::Set};
+constexpr IntegratorKind kIntegrators[] = {IntegratorKind::RK4, IntegratorKind::RK45,
+                                           IntegratorKind::SemiImplicitEuler};
+constexpr SolverKind kSolvers[] = {SolverKind::DenseSvd};
+
+// "rod1.end2" -> body point; "nail:n1" -> nail; "path:p1" -> path;
+// {"body": "rod1", "local": [x, y, z]} -> body-local point.
+PointRef readPointRef(const json& v, const std::string& where) {
+  PointRef r;
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s.rfind("nail:", 0) == 0) {
+      r.kind = PointRef::Kind::Nail;
+      r.target = s.substr(5);
+    } else if (s.rfind("path:", 0) == 0) {
+      r.kind = PointRef::Kind::Path;
+      r.target = s.substr(5);
+    } else {
+      const size_t dot = s.rfind('.');
+      if (dot == std::string::npos || dot == 0 || dot + 1 == s.size())
+        fail(where, "\"" + s + "\" is not a point (expected \"body.point\", \"nail:NAME\" or \"path:NAME\")");
+      r.kind = PointRef::Kind::BodyPoint;
+      r.body = s.substr(0, dot);
+      r.point = s.substr(dot + 1);
+    }
+    if ((r.kind == PointRef::Kind::Nail || r.kind == PointRef::Kind::Path) && r.target.empty())
+      fail(where, "missing name after \"" + s + "\"");
+    return r;
+  }
+  Obj o(v, where);
+  r.kind = PointRef::Kind::BodyLocal;
+  r.body = o.requiredString("body");
+  r.local = o.requiredVec3("local");
+  o.rejectUnknownKeys();
+  return r;
+}
+
+json writePointRef(const PointRef& r) {
+  if (r.kind == PointRef::Kind::BodyLocal)
+    return json{{"body", r.body}, {"local", {r.local.x(), r.local.y(), r.local.z()}}};
+  return pointRefToString(r);
+}
+
+json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+Quat readOrientation(const json& v, const std::string& where) {
+  if (v.is_object()) {
+    Obj o(v, where);
+    Vec3 axis = o.requiredVec3("axis");
+    const double deg = o.requiredNumber("angle_deg");
+    o.rejectUnknownKeys();
+    if (axis.norm() < 1e-12) fail(where + ".axis", "must not be the zero vector");
+    return Quat(Eigen::AngleAxisd(deg * M_PI / 180.0, axis.normalized()));
+  }
+  if (!v.is_array() || v.size() != 4) fail(where, "must be a quaternion [w, x, y, z] or {\"axis\", \"angle_deg\"}");
+  Quat q(Obj::toNumber(v[0], where + "[0]"), Obj::toNumber(v[1], where + "[1]"),
+         Obj::toNumber(v[2], where + "[2]"), Obj::toNumber(v[3], where + "[3]"));
+  const double n = q.norm();
+  if (std::abs(n - 1.0) > 1e-6) {
+    std::ostringstream s;
+    s << "must be a unit quaternion (its norm is " << n << ")";
+    fail(where, s.str());
+  }
+  // keep exactly the value that was written when it is already unit to round-off, so that a
+  // load -> save -> load cycle is lossless
+  if (std::abs(n - 1.0) > 1e-15) q.normalize();
+  return q;
+}
+
+BodyDef readBody(const json& v, const std::string& where) {
+  Obj o(v, where);
+  BodyDef b;
+  b.name = o.requiredString("name");
+  b.shape = enumFrom(o.requiredString("type"), kShapes, o.at("type"));
+  b.density = o.number("density", b.density);
+  b.fixed = o.boolean("fixed", b.fixed);
+  b.active = o.boolean("active", b.active);
+  switch (b.shape) {
+    case Shape::Rod:
+      b.length = o.number("length", b.length);
+      b.radius = o.number("radius", b.radius);
+      break;
+    case Shape::Sphere: b.radius = o.number("radius", b.radius); break;
+    case Shape::Torus:
+      b.majorRadius = o.number("major_radius", b.majorRadius);
+      b.minorRadius = o.number("minor_radius", b.minorRadius);
+      break;
+    case Shape::Box: b.size = o.vec3("size", b.size); break;
+  }
+  b.position = o.vec3("position", b.position);
+  if (const json* q = o.get("orientation")) b.orientation = readOrientation(*q, o.at("orientation"));
+  // a rod may instead be placed by its two ends: sets position, orientation and length
+  if (const json* ends = o.get("ends")) {
+    if (b.shape != Shape::Rod) fail(o.at("ends"), "only a rod can be placed by its ends");
+    if (o.has("position") || o.has("orientation") || o.has("length"))
+      fail(o.at("ends"), "give either \"ends\" or position/orientation/length, not both");
+    if (!ends->is_array() || ends->size() != 2) fail(o.at("ends"), "must be an array of two points");
+    const Vec3 e1 = Obj::toVec3((*ends)[0], o.at("ends") + "[0]");
+    const Vec3 e2 = Obj::toVec3((*ends)[1], o.at("ends") + "[1]");
+    if ((e2 - e1).norm() <= 0.0) fail(o.at("ends"), "the two ends must differ");
+    b.length = (e2 - e1).norm();
+    b.position = 0.5 * (e1 + e2);
+    b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), (e2 - e1).normalized());
+  }
+  b.velocity = o.vec3("velocity", b.velocity);
+  b.angularVelocity = o.vec3("angular_velocity", b.angularVelocity);
+  if (const json* pts = o.get("points")) {
+    if (!pts->is_object()) fail(o.at("points"), "must be an object of name: [x, y, z]");
+    for (auto it = pts->begin(); it != pts->end(); ++it)
+      b.points.push_back({it.key(), Obj::toVec3(it.value(), o.at("points") + "." + it.key())});
+  }
+  o.rejectUnknownKeys();
+  return b;
+}
+
+json writeBody(const BodyDef& b) {
+  json j{{"name", b.name}, {"type", toString(b.shape)}, {"density", b.density}};
+  switch (b.shape) {
+    case Shape::Rod: j["length"] = b.length; j["radius"] = b.radius; break;
+    case Shape::Sphere: j["radius"] = b.radius; break;
+    case Shape::Torus: j["major_radius"] = b.majorRadius; j["minor_radius"] = b.minorRadius; break;
+    case Shape::Box: j["size"] = vec(b.size); break;
+  }
+  if (b.fixed) j["fixed"] = true;
+  if (!b.active) j["active"] = false;
+  j["position"] = vec(b.position);
+  j["orientation"] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+  j["velocity"] = vec(b.velocity);
+  j["angular_velocity"] = vec(b.angularVelocity);
+  if (!b.points.empty()) {
+    json pts = json::object();
+    for (const NamedPoint& p : b.points) pts[p.name] = vec(p.local);
+    j["points"] = pts;
+  }
+  return j;
+}
+
+PathDef readPath(const json& v, const std::string& where) {
+  Obj o(v, where);
+  PathDef p;
+  p.name = o.requiredString("name");
+  p.kind = enumFrom(o.requiredString("type"), kPathKinds, o.at("type"));
+  switch (p.kind) {
+    case PathKind::Line:
+      p.start = o.requiredVec3("start");
+      p.velocity = o.vec3("velocity", p.velocity);
+      break;
+    case PathKind::Circle:
+      p.center = o.requiredVec3("center");
+      p.normal = o.vec3("normal", p.normal);
+      p.u = o.vec3("u", p.u);
+      p.radius = o.requiredNumber("radius");
+      p.period = o.requiredNumber("period");
+      p.phase = o.number("phase", p.phase);
+      break;
+    case PathKind::Spline:
+      o.array("keyframes", [&](const json& k, const std::string& kw) {
+        Obj ko(k, kw);
+        p.keyframes.push_back({ko.requiredNumber("t"), ko.requiredVec3("position")});
+        ko.rejectUnknownKeys();
+      });
+      break;
+  }
+  o.rejectUnknownKeys();
+  return p;
+}
+
+json writePath(const PathDef& p) {
+  json j{{"name", p.name}, {"type", toString(p.kind)}};
+  switch (p.kind) {
+    case PathKind::Line: j["start"] = vec(p.start); j["velocity"] = vec(p.velocity); break;
+    case PathKind::Circle:
+      j["center"] = vec(p.center); j["normal"] = vec(p.normal); j["u"] = vec(p.u);
+      j["radius"] = p.radius; j["period"] = p.period; j["phase"] = p.phase;
+      break;
+    case PathKind::Spline: {
+      json ks = json::array();
+      for (const Keyframe& k : p.keyframes) ks.push_back({{"t", k.t}, {"position", vec(k.position)}});
+      j["keyframes"] = ks;
+      break;
+    }
+  }
+  return j;
+}
+
+ForceDef readForce(const json& v, const std::string& where) {
+  Obj o(v, where);
+  ForceDef f;
+  f.name = o.requiredString("name");
+  f.kind = enumFrom(o.requiredString("type"), kForceKinds, o.at("type"));
+  f.enabled = o.boolean("enabled", true);
+  auto point = [&](const char* key) {
+    const json* p = o.get(key);
+    if (!p) fail(o.at(key), "is required");
+    return readPointRef(*p, o.at(key));
+  };
+  switch (f.kind) {
+    case ForceKind::Spring:
+      f.a = point("a");
+      f.b = point("b");
+      f.stiffness = o.requiredNumber("stiffness");
+      f.damping = o.number("damping", 0.0);
+      f.restLength = o.number("rest_length", 0.0);
+      break;
+    case ForceKind::Damping:
+      o.array("bodies", [&](const json& b, const std::string& bw) {
+        if (!b.is_string()) fail(bw, "must be a body name");
+        f.bodies.push_back(b.get<std::string>());
+      });
+      f.linear = o.number("linear", 0.0);
+      f.angular = o.number("angular", 0.0);
+      break;
+    case ForceKind::TorsionSpring:
+      f.bodyA = o.requiredString("body_a");
+      f.bodyB = o.requiredString("body_b");
+      f.axisA = o.vec3("axis_a", f.axisA);
+      f.axisB = o.vec3("axis_b", f.axisB);
+      f.stiffness = o.requiredNumber("stiffness");
+      f.damping = o.number("damping", 0.0);
+      f.restAngle = o.number("rest_angle", 0.0);
+      break;
+    case ForceKind::ConstantForce:
+      f.a = point("point");
+      f.vector = o.requiredVec3("force");
+      break;
+    case ForceKind::ConstantTorque:
+      f.bodyA = o.requiredString("body");
+      f.vector = o.requiredVec3("torque");
+      break;
+  }
+  o.rejectUnknownKeys();
+  return f;
+}
+
+json writeForce(const ForceDef& f) {
+  json j{{"name", f.name}, {"type", toString(f.kind)}, {"enabled", f.enabled}};
+  switch (f.kind) {
+    case ForceKind::Spring:
+      j["a"] = writePointRef(f.a); j["b"] = writePointRef(f.b);
+      j["stiffness"] = f.stiffness; j["damping"] = f.damping; j["rest_length"] = f.restLength;
+      break;
+    case ForceKind::Damping:
+      j["bodies"] = f.bodies; j["linear"] = f.linear; j["angular"] = f.angular;
+      break;
+    case ForceKind::TorsionSpring:
+      j["body_a"] = f.bodyA; j["body_b"] = f.bodyB; j["axis_a"] = vec(f.axisA); j["axis_b"] = vec(f.axisB);
+      j["stiffness"] = f.stiffness; j["damping"] = f.damping; j["rest_angle"] = f.restAngle;
+      break;
+    case ForceKind::ConstantForce: j["point"] = writePointRef(f.a); j["force"] = vec(f.vector); break;
+    case ForceKind::ConstantTorque: j["body"] = f.bodyA; j["torque"] = vec(f.vector); break;
+  }
+  return j;
+}
+
+ConstraintDef readConstraint(const json& v, const std::string& where) {
+  Obj o(v, where);
+  ConstraintDef c;
+  c.name = o.requiredString("name");
+  c.kind = enumFrom(o.requiredString("type"), kConstraintKinds, o.at("type"));
+  c.enabled = o.boolean("enabled", true);
+  if (o.has("tau")) c.tau = o.requiredNumber("tau");
+  auto point = [&](const char* key) {
+    const json* p = o.get(key);
+    if (!p) fail(o.at(key), "is required");
+    return readPointRef(*p, o.at(key));
+  };
+  switch (c.kind) {
+    case ConstraintKind::PointToNail:
+    case ConstraintKind::ScalarPointToNail:
+      c.a = point("point");
+      c.nail = o.requiredString("nail");
+      break;
+    case ConstraintKind::PointToPath:
+      c.a = point("point");
+      c.path = o.requiredString("path");
+      break;
+    case ConstraintKind::PointToPoint:
+      c.a = point("a");
+      c.b = point("b");
+      break;
+    case ConstraintKind::Distance:
+      c.a = point("a");
+      c.b = point("b");
+      c.length = o.requiredNumber("length");
+      break;
+    case ConstraintKind::Orientation:
+      c.bodyA = o.requiredString("body");
+      c.axis = o.requiredVec3("axis");
+      c.direction = o.requiredVec3("direction");
+      break;
+    case ConstraintKind::PointOnLine:
+      c.a = point("point");
+      c.origin = o.requiredVec3("origin");
+      c.direction = o.requiredVec3("direction");
+      break;
+    case ConstraintKind::PointOnPlane:
+      c.a = point("point");
+      c.origin = o.requiredVec3("origin");
+      c.normal = o.requiredVec3("normal");
+      break;
+    case ConstraintKind::SphereToSphere:
+      c.bodyA = o.requiredString("body_a");
+      c.bodyB = o.requiredString("body_b");
+      break;
+  }
+  o.rejectUnknownKeys();
+  return c;
+}
+
+json writeConstraint(const ConstraintDef& c) {
+  json j{{"name", c.name}, {"type", toString(c.kind)}, {"enabled", c.enabled}};
+  if (c.tau) j["tau"] = *c.tau;
+  switch (c.kind) {
+    case ConstraintKind::PointToNail:
+    case ConstraintKind::ScalarPointToNail: j["point"] = writePointRef(c.a); j["nail"] = c.nail; break;
+    case ConstraintKind::PointToPath: j["point"] = writePointRef(c.a); j["path"] = c.path; break;
+    case ConstraintKind::PointToPoint: j["a"] = writePointRef(c.a); j["b"] = writePointRef(c.b); break;
+    case ConstraintKind::Distance:
+      j["a"] = writePointRef(c.a); j["b"] = writePointRef(c.b); j["length"] = c.length;
+      break;
+    case ConstraintKind::Orientation:
+      j["body"] = c.bodyA; j["axis"] = vec(c.axis); j["direction"] = vec(c.direction);
+      break;
+    case ConstraintKind::PointOnLine:
+      j["point"] = writePointRef(c.a); j["origin"] = vec(c.origin); j["direction"] = vec(c.direction);
+      break;
+    case ConstraintKind::PointOnPlane:
+      j["point"] = writePointRef(c.a); j["origin"] = vec(c.origin); j["normal"] = vec(c.normal);
+      break;
+    case ConstraintKind::SphereToSphere: j["body_a"] = c.bodyA; j["body_b"] = c.bodyB; break;
+  }
+  return j;
+}
+
+EventDef readEvent(const json& v, const std::string& where) {
+  Obj o(v, where);
+  EventDef e;
+  e.time = o.requiredNumber("time");
+  e.action = enumFrom(o.requiredString("action"), kActions, o.at("action"));
+  e.target = o.requiredString("target");
+  if (e.action == EventAction::Set) {
+    e.param = o.requiredString("param");
+    const json* val = o.get("value");
+    if (!val) fail(o.at("value"), "is required");
+    if (val->is_number()) {
+      e.value = {Obj::toNumber(*val, o.at("value"))};
+    } else if (val->is_boolean()) {
+      e.value = {val->get<bool>() ? 1.0 : 0.0};
+    } else {
+      const Vec3 x = Obj::toVec3(*val, o.at("value"));
+      e.value = {x.x(), x.y(), x.z()};
+    }
+  }
+  o.rejectUnknownKeys();
+  return e;
+}
+
+json writeEvent(const EventDef& e) {
+  json j{{"time", e.time}, {"action", toString(e.action)}, {"target", e.target}};
+  if (e.action == EventAction::Set) {
+    j["param"] = e.param;
+    j["value"] = e.value.size() == 1 ? json(e.value[0]) : json(e.value);
+  }
+  return j;
+}
+
+Settings readSettings(const json& v, const std::string& where) {
+  Obj o(v, where);
+  Settings s;
+  s.gravity = o.vec3("gravity", s.gravity);
+  s.gravityOn = o.boolean("gravity_on", s.gravityOn);
+  s.dt = o.number("dt", s.dt);
+  s.integrator = enumFrom(o.string("integrator", toString(s.integrator)), kIntegrators, o.at("integrator"));
+  s.solver = enumFrom(o.string("solver", toString(s.solver)), kSolvers, o.at("solver"));
+  s.defaultTau = o.number("default_tau", s.defaultTau);
+  s.tolerance = o.number("tolerance", s.tolerance);
+  s.duration = o.number("duration", s.duration);
+  if (o.has("assembly_time")) s.assemblyTime = o.requiredNumber("assembly_time");
+  o.rejectUnknownKeys();
+  return s;
+}
+
+json writeSettings(const Settings& s) {
+  json j{{"gravity", vec(s.gravity)}, {"gravity_on", s.gravityOn}, {"dt", s.dt},
+         {"integrator", toString(s.integrator)}, {"solver", toString(s.solver)},
+         {"default_tau", s.defaultTau}, {"tolerance", s.tolerance}, {"duration", s.duration}};
+  if (s.assemblyTime) j["assembly_time"] = *s.assemblyTime;
+  return j;
+}
+
+// 1-based line and column of a byte offset, for parse errors.
+std::string lineColumn(const std::string& text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+}  // namespace
+
+std::string pointRefToString(const PointRef& r) {
+  switch (r.kind) {
+    case PointRef::Kind::BodyPoint: return r.body + "." + r.point;
+    case PointRef::Kind::Nail: return "nail:" + r.target;
+    case PointRef::Kind::Path: return "path:" + r.target;
+    case PointRef::Kind::BodyLocal: {
+      std::ostringstream s;
+      s << r.body << "@(" << r.local.x() << ", " << r.local.y() << ", " << r.local.z() << ")";
+      return s.str();
+    }
+  }
+  return "?";
+}
+
+Scene sceneFromJson(const std::string& text) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix
+    const size_t colon = what.find(": ");
+    const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    throw SceneError("not valid JSON at " + lineColumn(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + detail);
+  }
+  if (!root.is_object()) fail("(top level)", "must be a JSON object");
+  Obj o(root, "");
+  const std::string format = o.string("format", "");
+  if (format != "tether-scene") fail("format", "must be \"tether-scene\" (is this a Tether scene file?)");
+  const json* ver = o.get("version");
+  if (!ver) fail("version", "is required");
+  if (!ver->is_number_integer()) fail("version", "must be an integer");
+  if (ver->get<long long>() != kSceneFormatVersion)
+    fail("version", "unsupported version " + std::to_string(ver->get<long long>()) + " (this Tether reads version " +
+                        std::to_string(kSceneFormatVersion) + ")");
+  Scene s;
+  if (const json* st = o.get("settings")) s.settings = readSettings(*st, "settings");
+  o.array("bodies", [&](const json& v, const std::string& w) { s.bodies.push_back(readBody(v, w)); });
+  o.array("nails", [&](const json& v, const std::string& w) {
+    Obj n(v, w);
+    NailDef nd{n.requiredString("name"), n.requiredVec3("position")};
+    n.rejectUnknownKeys();
+    s.nails.push_back(nd);
+  });
+  o.array("paths", [&](const json& v, const std::string& w) { s.paths.push_back(readPath(v, w)); });
+  o.array("forces", [&](const json& v, const std::string& w) { s.forces.push_back(readForce(v, w)); });
+  o.array("constraints", [&](const json& v, const std::string& w) { s.constraints.push_back(readConstraint(v, w)); });
+  o.array("events", [&](const json& v, const std::string& w) { s.events.push_back(readEvent(v, w)); });
+  o.string("description", "");  // free text, not kept
+  o.rejectUnknownKeys();
+  validateScene(s);
+  return s;
+}
+
+std::string sceneToJson(const Scene& s) {
+  json root;
+  root["format"] = "tether-scene";
+  root["version"] = kSceneFormatVersion;
+  root["settings"] = writeSettings(s.settings);
+  json bodies = json::array(), nails = json::array(), paths = json::array(), forces = json::array(),
+       constraints = json::array(), events = json::array();
+  for (const auto& b : s.bodies) bodies.push_back(writeBody(b));
+  for (const auto& n : s.nails) nails.push_back({{"name", n.name}, {"position", vec(n.position)}});
+  for (const auto& p : s.paths) paths.push_back(writePath(p));
+  for (const auto& f : s.forces) forces.push_back(writeForce(f));
+  for (const auto& c : s.constraints) constraints.push_back(writeConstraint(c));
+  for (const auto& e : s.events) events.push_back(writeEvent(e));
+  root["bodies"] = bodies;
+  root["nails"] = nails;
+  root["paths"] = paths;
+  root["forces"] = forces;
+  root["constraints"] = constraints;
+  root["events"] = events;
+  return root.dump(2) + "\n";
+}
+
+Scene loadScene(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open file");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  try {
+    return sceneFromJson(buf.str());
+  } catch (const SceneError& e) {
+    throw SceneError(path + ": " + e.what());
+  }
+}
+
+void saveScene(const Scene& scene, const std::string& path) {
+  const std::string text = sceneToJson(scene);
+  const std::string tmp = path + ".tmp-save";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw SceneError(path + ": cannot write file");
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw SceneError(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw SceneError(path + ": cannot replace file: " + ec.message());
+  }
+}
+
+}  // namespace tether::core

@@ -1,0 +1,108 @@
+#include "core/simulation.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/forces.h"
+#include "core/integrator.h"
+
+namespace tether::core {
+
+Simulation::Simulation(std::shared_ptr<const Model> model) : Simulation(model, model->initialState()) {}
+
+Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_model(std::move(model)) {
+  m_ctx.reset(*m_model);
+  setState(std::move(state));
+}
+
+void Simulation::setState(State s) { m_state = std::move(s); }
+
+void Simulation::fireDueEvents() {
+  const auto& ev = m_model->events;
+  while (m_state.nextEvent < ev.size() && ev[m_state.nextEvent].time <= m_state.t) {
+    applyEvent(*m_model, ev[m_state.nextEvent], m_state);
+    ++m_state.nextEvent;
+  }
+}
+
+double Simulation::nextEventTime() const {
+  const auto& ev = m_model->events;
+  return m_state.nextEvent < ev.size() ? ev[m_state.nextEvent].time : std::numeric_limits<double>::infinity();
+}
+
+bool Simulation::stepOnce(double h) {
+  const Model& m = *m_model;
+  pack(m_state.bodies, m_ctx.y);
+  double taken = h;
+  switch (m.settings.integrator) {
+    case IntegratorKind::RK4: stepRK4(m, m_state.params, m_state.t, h, m_ctx); break;
+    case IntegratorKind::SemiImplicitEuler: stepSemiImplicitEuler(m, m_state.params, m_state.t, h, m_ctx); break;
+    case IntegratorKind::RK45:
+      taken = stepRK45(m, m_state.params, m_state.t, h, m.settings.tolerance, m_ctx);
+      m_state.hNext = m_ctx.hNext;
+      break;
+  }
+  normalizeQuaternions(m_ctx.y);
+  if (!m_ctx.y.allFinite()) return false;
+  unpack(m_ctx.y, m_state.bodies);
+  m_state.t += taken;
+  m_lastStep = taken;
+  return true;
+}
+
+AdvanceResult Simulation::advanceTo(double tEnd) {
+  AdvanceResult res;
+  const Model& m = *m_model;
+  const double dt = m.settings.dt;
+  fireDueEvents();
+  while (m_state.t < tEnd) {
+    const double target = std::min(tEnd, nextEventTime());
+    // a proposed step: the fixed dt, or the adaptive proposal (never more than dt)
+    double h = dt;
+    if (m.settings.integrator == IntegratorKind::RK45 && m_state.hNext > 0.0) h = std::min(dt, m_state.hNext);
+    // land exactly on the target: take the remainder when the step would reach or pass it
+    // (or stop just short of it by less than a millionth of a step)
+    bool last = false;
+    if (m_state.t + h * (1.0 + 1e-6) >= target) {
+      h = target - m_state.t;
+      last = true;
+    }
+    m_backup = m_state;  // the last good state (assignment reuses the vectors' storage)
+    if (!stepOnce(h)) {
+      m_state = m_backup;
+      res.ok = false;
+      res.message = "the simulation diverged at t = " + std::to_string(m_state.t) +
+                    " s (non-finite state after a step of " + std::to_string(h) + " s)";
+      return res;
+    }
+    if (last && m_lastStep == h) m_state.t = target;  // exactly, whatever the rounding of t + h
+    ++res.steps;
+    ++m_totalSteps;
+    fireDueEvents();
+  }
+  return res;
+}
+
+void Simulation::refresh() {
+  pack(m_state.bodies, m_ctx.y);
+  evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx);
+}
+
+void Simulation::deviations(std::vector<double>& out) const {
+  const Model& m = *m_model;
+  std::vector<BodyKinematics> kin;
+  bodyKinematics(m, m_state.params, m_state.bodies, kin);
+  const EvalContext ctx{kin, m.paths, m_state.t};
+  out.assign(m.constraints.size(), -1.0);
+  ConstraintRows rows;
+  for (size_t j = 0; j < m.constraints.size(); ++j) {
+    if (!m_state.params.constraintEnabled[j]) continue;
+    bool present = true;
+    for (int b : m.constraints[j]->bodies()) present = present && m_state.params.bodyActive[size_t(b)];
+    if (!present) continue;
+    m.constraints[j]->evaluate(ctx, rows);
+    out[j] = rows.D.head(rows.d).norm();
+  }
+}
+
+}  // namespace tether::core

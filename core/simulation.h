@@ -1,0 +1,55 @@
+// A running simulation: a Model, the State it alone owns, and the step loop that fires
+// timeline events at their exact times.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dynamics.h"
+#include "core/model.h"
+
+namespace tether::core {
+
+struct AdvanceResult {
+  bool ok = true;          // false: the state became non-finite; the last good state is kept
+  std::string message;     // why, naming the body
+  long steps = 0;          // integrator steps taken (accepted)
+};
+
+class Simulation {
+ public:
+  explicit Simulation(std::shared_ptr<const Model> model);
+  Simulation(std::shared_ptr<const Model> model, State state);
+
+  // Integrate to tEnd (>= now). Steps end exactly on event times and on tEnd; events with
+  // time <= now fire first, in file order.
+  AdvanceResult advanceTo(double tEnd);
+
+  const Model& model() const { return *m_model; }
+  const State& state() const { return m_state; }
+  void setState(State s);
+  long totalSteps() const { return m_totalSteps; }
+
+  // Evaluate the model at the current state (forces, constraint system), without stepping:
+  // fills context() for reports and drawing.
+  void refresh();
+  const StepContext& context() const { return m_ctx; }
+
+  // |D| of every constraint now (Euclidean norm of its rows); -1 for inactive ones.
+  void deviations(std::vector<double>& out) const;
+
+ private:
+  void fireDueEvents();
+  double nextEventTime() const;
+  bool stepOnce(double h);  // false if the state became non-finite
+
+  std::shared_ptr<const Model> m_model;
+  State m_state;
+  State m_backup;
+  StepContext m_ctx;
+  long m_totalSteps = 0;
+  double m_lastStep = 0.0;  // the step the integrator actually took, s
+};
+
+}  // namespace tether::core

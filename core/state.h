@@ -1,0 +1,48 @@
+// Simulation state: what the solver thread alone owns. Everything a timeline event can
+// change lives here too (Params), so a recorded State resumes a run bitwise.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/math.h"
+
+namespace tether::core {
+
+struct BodyState {
+  Vec3 x = Vec3::Zero();         // centre-of-mass position, world, m
+  Quat q = Quat::Identity();     // orientation, body -> world, unit quaternion
+  Vec3 P = Vec3::Zero();         // linear momentum, world, kg m/s
+  Vec3 L = Vec3::Zero();         // angular momentum about the centre of mass, world, kg m^2/s
+};
+
+// Force parameters that events may change.
+struct ForceParams {
+  double stiffness = 0.0;        // spring N/m, torsion N m/rad
+  double damping = 0.0;          // spring N s/m, torsion N m s/rad
+  double restLength = 0.0;       // m
+  double restAngle = 0.0;        // rad
+  double linear = 0.0;           // viscous damping, N s/m
+  double angular = 0.0;          // viscous damping, N m s/rad
+  Vec3 vector = Vec3::Zero();    // constant force N / torque N m, world
+};
+
+struct Params {
+  Vec3 gravity = Vec3::Zero();                // m/s^2
+  bool gravityOn = true;
+  std::vector<std::uint8_t> bodyActive;       // per body: exists now
+  std::vector<std::uint8_t> constraintEnabled;
+  std::vector<double> tau;                    // per constraint, s
+  std::vector<std::uint8_t> forceEnabled;
+  std::vector<ForceParams> force;             // per force
+};
+
+struct State {
+  double t = 0.0;                  // s
+  std::vector<BodyState> bodies;
+  Params params;
+  std::size_t nextEvent = 0;       // index into Model::events of the first event not yet applied
+  double hNext = 0.0;              // adaptive integrators: proposed next step, s (0 = none yet)
+};
+
+}  // namespace tether::core

@@ -1,0 +1,326 @@
+#include "core/validate.h"
+
+#include <map>
+#include <sstream>
+
+#include "core/body.h"
+#include "core/scene_io.h"
+
+namespace tether::core {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
+
+std::string idx(const char* list, size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
+
+void positive(double v, const std::string& where) {
+  if (!(v > 0.0)) {
+    std::ostringstream s;
+    s << "must be > 0 (is " << v << ")";
+    fail(where, s.str());
+  }
+}
+
+void nonZero(const Vec3& v, const std::string& where) {
+  if (!(v.norm() > 1e-12)) fail(where, "must not be the zero vector");
+}
+
+enum class Kind { Body, Nail, Path, Force, Constraint };
+
+const char* kindName(Kind k) {
+  switch (k) {
+    case Kind::Body: return "body";
+    case Kind::Nail: return "nail";
+    case Kind::Path: return "path";
+    case Kind::Force: return "force";
+    case Kind::Constraint: return "constraint";
+  }
+  return "?";
+}
+
+class Names {
+ public:
+  explicit Names(const Scene& s) : m_scene(s) {
+    for (size_t i = 0; i < s.bodies.size(); ++i) add(s.bodies[i].name, Kind::Body, i, idx("bodies", i));
+    for (size_t i = 0; i < s.nails.size(); ++i) add(s.nails[i].name, Kind::Nail, i, idx("nails", i));
+    for (size_t i = 0; i < s.paths.size(); ++i) add(s.paths[i].name, Kind::Path, i, idx("paths", i));
+    for (size_t i = 0; i < s.forces.size(); ++i) add(s.forces[i].name, Kind::Force, i, idx("forces", i));
+    for (size_t i = 0; i < s.constraints.size(); ++i)
+      add(s.constraints[i].name, Kind::Constraint, i, idx("constraints", i));
+  }
+
+  const std::pair<Kind, size_t>* find(const std::string& n) const {
+    auto it = m_map.find(n);
+    return it == m_map.end() ? nullptr : &it->second;
+  }
+
+  size_t require(const std::string& n, Kind k, const std::string& where) const {
+    const auto* e = find(n);
+    if (!e) fail(where, std::string("no ") + kindName(k) + " named \"" + n + "\"");
+    if (e->first != k) fail(where, "\"" + n + "\" is a " + kindName(e->first) + ", not a " + kindName(k));
+    return e->second;
+  }
+
+  const BodyDef& body(const std::string& n, const std::string& where) const {
+    return m_scene.bodies[require(n, Kind::Body, where)];
+  }
+
+  void point(const PointRef& r, const std::string& where) const {
+    switch (r.kind) {
+      case PointRef::Kind::BodyPoint: {
+        const BodyDef& b = body(r.body, where);
+        if (!findPoint(b, r.point)) {
+          std::string names;
+          for (const NamedPoint& p : shapePoints(b)) names += (names.empty() ? "" : ", ") + p.name;
+          for (const NamedPoint& p : b.points) names += ", " + p.name;
+          fail(where, "body \"" + b.name + "\" has no control point \"" + r.point + "\" (it has: " + names + ")");
+        }
+        break;
+      }
+      case PointRef::Kind::BodyLocal: body(r.body, where); break;
+      case PointRef::Kind::Nail: require(r.target, Kind::Nail, where); break;
+      case PointRef::Kind::Path: require(r.target, Kind::Path, where); break;
+    }
+  }
+
+ private:
+  void add(const std::string& n, Kind k, size_t i, const std::string& where) {
+    if (n.empty()) fail(where + ".name", "must not be empty");
+    if (n.find_first_of(".:") != std::string::npos) fail(where + ".name", "must not contain '.' or ':'");
+    if (n == "gravity") fail(where + ".name", "\"gravity\" is reserved");
+    auto [it, fresh] = m_map.emplace(n, std::make_pair(k, i));
+    if (!fresh) fail(where + ".name", "duplicate name \"" + n + "\" (already used by a " + kindName(it->second.first) + ")");
+  }
+
+  const Scene& m_scene;
+  std::map<std::string, std::pair<Kind, size_t>> m_map;
+};
+
+void validateBody(const BodyDef& b, const std::string& w) {
+  positive(b.density, w + ".density");
+  switch (b.shape) {
+    case Shape::Rod:
+      positive(b.length, w + ".length");
+      positive(b.radius, w + ".radius");
+      break;
+    case Shape::Sphere: positive(b.radius, w + ".radius"); break;
+    case Shape::Torus:
+      positive(b.majorRadius, w + ".major_radius");
+      positive(b.minorRadius, w + ".minor_radius");
+      if (b.minorRadius >= b.majorRadius) fail(w + ".minor_radius", "must be smaller than major_radius");
+      break;
+    case Shape::Box:
+      positive(b.size.x(), w + ".size[0]");
+      positive(b.size.y(), w + ".size[1]");
+      positive(b.size.z(), w + ".size[2]");
+      break;
+  }
+  if (std::abs(b.orientation.norm() - 1.0) > 1e-6) fail(w + ".orientation", "must be a unit quaternion");
+  const auto builtIn = shapePoints(b);
+  for (size_t i = 0; i < b.points.size(); ++i) {
+    const std::string pw = w + ".points." + b.points[i].name;
+    if (b.points[i].name.empty()) fail(w + ".points", "a point name must not be empty");
+    for (const NamedPoint& p : builtIn)
+      if (p.name == b.points[i].name) fail(pw, std::string("shadows the ") + toString(b.shape) + "'s own control point");
+    for (size_t j = 0; j < i; ++j)
+      if (b.points[j].name == b.points[i].name) fail(pw, "duplicate point name");
+  }
+}
+
+void validatePath(const PathDef& p, const std::string& w) {
+  switch (p.kind) {
+    case PathKind::Line: break;
+    case PathKind::Circle:
+      positive(p.radius, w + ".radius");
+      if (p.period == 0.0) fail(w + ".period", "must not be 0");
+      nonZero(p.normal, w + ".normal");
+      nonZero(p.u, w + ".u");
+      if (p.u.normalized().cross(p.normal.normalized()).norm() < 1e-6) fail(w + ".u", "must not be parallel to normal");
+      break;
+    case PathKind::Spline:
+      if (p.keyframes.size() < 2) fail(w + ".keyframes", "needs at least 2 keyframes");
+      for (size_t i = 1; i < p.keyframes.size(); ++i)
+        if (!(p.keyframes[i].t > p.keyframes[i - 1].t))
+          fail(w + ".keyframes[" + std::to_string(i) + "].t", "keyframe times must increase strictly");
+      break;
+  }
+}
+
+void validateForce(const ForceDef& f, const Names& names, const std::string& w) {
+  switch (f.kind) {
+    case ForceKind::Spring:
+      names.point(f.a, w + ".a");
+      names.point(f.b, w + ".b");
+      if (f.stiffness < 0.0) fail(w + ".stiffness", "must be >= 0");
+      if (f.damping < 0.0) fail(w + ".damping", "must be >= 0");
+      if (f.restLength < 0.0) fail(w + ".rest_length", "must be >= 0");
+      break;
+    case ForceKind::Damping:
+      for (size_t i = 0; i < f.bodies.size(); ++i) names.body(f.bodies[i], w + ".bodies[" + std::to_string(i) + "]");
+      if (f.linear < 0.0) fail(w + ".linear", "must be >= 0");
+      if (f.angular < 0.0) fail(w + ".angular", "must be >= 0");
+      break;
+    case ForceKind::TorsionSpring:
+      names.body(f.bodyA, w + ".body_a");
+      names.body(f.bodyB, w + ".body_b");
+      if (f.bodyA == f.bodyB) fail(w + ".body_b", "must differ from body_a");
+      nonZero(f.axisA, w + ".axis_a");
+      nonZero(f.axisB, w + ".axis_b");
+      if (f.stiffness < 0.0) fail(w + ".stiffness", "must be >= 0");
+      if (f.damping < 0.0) fail(w + ".damping", "must be >= 0");
+      if (f.restAngle < 0.0 || f.restAngle > M_PI) fail(w + ".rest_angle", "must be in [0, pi]");
+      break;
+    case ForceKind::ConstantForce:
+      names.point(f.a, w + ".point");
+      if (f.a.kind == PointRef::Kind::Nail || f.a.kind == PointRef::Kind::Path)
+        fail(w + ".point", "must be a point on a body");
+      break;
+    case ForceKind::ConstantTorque: names.body(f.bodyA, w + ".body"); break;
+  }
+}
+
+void bodyPointOnly(const PointRef& r, const std::string& w) {
+  if (r.kind == PointRef::Kind::Nail || r.kind == PointRef::Kind::Path)
+    fail(w, "must be a point on a body (use the constraint's nail/path field for the other end)");
+}
+
+void validateConstraint(const ConstraintDef& c, const Names& names, const std::string& w) {
+  if (c.tau && !(*c.tau > 0.0)) positive(*c.tau, w + ".tau");
+  switch (c.kind) {
+    case ConstraintKind::PointToNail:
+    case ConstraintKind::ScalarPointToNail:
+      names.point(c.a, w + ".point");
+      bodyPointOnly(c.a, w + ".point");
+      names.require(c.nail, Kind::Nail, w + ".nail");
+      break;
+    case ConstraintKind::PointToPath:
+      names.point(c.a, w + ".point");
+      bodyPointOnly(c.a, w + ".point");
+      names.require(c.path, Kind::Path, w + ".path");
+      break;
+    case ConstraintKind::PointToPoint:
+    case ConstraintKind::Distance:
+      names.point(c.a, w + ".a");
+      names.point(c.b, w + ".b");
+      if (c.kind == ConstraintKind::PointToPoint) {
+        bodyPointOnly(c.a, w + ".a");
+        bodyPointOnly(c.b, w + ".b");
+        if (c.a.body == c.b.body) fail(w + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+      } else {
+        positive(c.length, w + ".length");
+        const bool aOnBody = c.a.kind == PointRef::Kind::BodyPoint || c.a.kind == PointRef::Kind::BodyLocal;
+        const bool bOnBody = c.b.kind == PointRef::Kind::BodyPoint || c.b.kind == PointRef::Kind::BodyLocal;
+        if (!aOnBody && !bOnBody) fail(w, "at least one of a and b must be a point on a body");
+        if (aOnBody && bOnBody && c.a.body == c.b.body) fail(w + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+      }
+      break;
+    case ConstraintKind::Orientation:
+      names.body(c.bodyA, w + ".body");
+      nonZero(c.axis, w + ".axis");
+      nonZero(c.direction, w + ".direction");
+      break;
+    case ConstraintKind::PointOnLine:
+      names.point(c.a, w + ".point");
+      bodyPointOnly(c.a, w + ".point");
+      nonZero(c.direction, w + ".direction");
+      break;
+    case ConstraintKind::PointOnPlane:
+      names.point(c.a, w + ".point");
+      bodyPointOnly(c.a, w + ".point");
+      nonZero(c.normal, w + ".normal");
+      break;
+    case ConstraintKind::SphereToSphere: {
+      const BodyDef& a = names.body(c.bodyA, w + ".body_a");
+      const BodyDef& b = names.body(c.bodyB, w + ".body_b");
+      if (a.shape != Shape::Sphere) fail(w + ".body_a", "\"" + a.name + "\" is not a sphere");
+      if (b.shape != Shape::Sphere) fail(w + ".body_b", "\"" + b.name + "\" is not a sphere");
+      if (c.bodyA == c.bodyB) fail(w + ".body_b", "must differ from body_a");
+      break;
+    }
+  }
+}
+
+void validateEvent(const EventDef& e, const Scene& s, const Names& names, const std::string& w) {
+  if (!(e.time >= 0.0)) fail(w + ".time", "must be >= 0");
+  auto checkValue = [&](int size) {
+    if (static_cast<int>(e.value.size()) != size)
+      fail(w + ".value", size == 1 ? "must be a number" : "must be an array of 3 numbers");
+  };
+  if (e.target == "gravity") {
+    if (e.action == EventAction::Create || e.action == EventAction::Remove)
+      fail(w + ".action", "gravity can be enabled, disabled or set, not created or removed");
+    if (e.action == EventAction::Set) {
+      if (e.param != "acceleration") fail(w + ".param", "gravity has one parameter: \"acceleration\"");
+      checkValue(3);
+    }
+    return;
+  }
+  const auto* t = names.find(e.target);
+  if (!t) fail(w + ".target", "no body, force or constraint named \"" + e.target + "\"");
+  const auto [kind, i] = *t;
+  switch (e.action) {
+    case EventAction::Create:
+    case EventAction::Remove:
+      if (kind != Kind::Body) fail(w + ".action", std::string(toString(e.action)) + " applies to bodies only");
+      return;
+    case EventAction::Enable:
+    case EventAction::Disable:
+      if (kind != Kind::Force && kind != Kind::Constraint)
+        fail(w + ".action", std::string(toString(e.action)) + " applies to forces, constraints and gravity");
+      return;
+    case EventAction::Set:
+      if (kind == Kind::Constraint) {
+        if (e.param != "tau") fail(w + ".param", "a constraint has one parameter: \"tau\"");
+        checkValue(1);
+        if (!(e.value[0] > 0.0)) fail(w + ".value", "tau must be > 0");
+        return;
+      }
+      if (kind == Kind::Force) {
+        std::string list;
+        for (const ParamSpec& p : settableParams(s.forces[i].kind)) {
+          if (e.param == p.name) {
+            checkValue(p.size);
+            if (p.size == 1 && e.value[0] < 0.0) fail(w + ".value", "must be >= 0");
+            return;
+          }
+          list += (list.empty() ? "" : ", ") + std::string(p.name);
+        }
+        fail(w + ".param", std::string("a ") + toString(s.forces[i].kind) + " has no parameter \"" + e.param +
+                               "\" (it has: " + list + ")");
+      }
+      fail(w + ".target", "set applies to forces, constraints and gravity");
+  }
+}
+
+}  // namespace
+
+std::vector<ParamSpec> settableParams(ForceKind kind) {
+  switch (kind) {
+    case ForceKind::Spring: return {{"stiffness", 1}, {"damping", 1}, {"rest_length", 1}};
+    case ForceKind::Damping: return {{"linear", 1}, {"angular", 1}};
+    case ForceKind::TorsionSpring: return {{"stiffness", 1}, {"damping", 1}, {"rest_angle", 1}};
+    case ForceKind::ConstantForce: return {{"force", 3}};
+    case ForceKind::ConstantTorque: return {{"torque", 3}};
+  }
+  return {};
+}
+
+void validateScene(const Scene& s) {
+  const Settings& st = s.settings;
+  positive(st.dt, "settings.dt");
+  positive(st.defaultTau, "settings.default_tau");
+  positive(st.tolerance, "settings.tolerance");
+  positive(st.duration, "settings.duration");
+  if (st.assemblyTime && *st.assemblyTime < 0.0) fail("settings.assembly_time", "must be >= 0");
+  if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
+
+  const Names names(s);
+  for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));
+  for (size_t i = 0; i < s.paths.size(); ++i) validatePath(s.paths[i], idx("paths", i));
+  for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
+  for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s.constraints[i], names, idx("constraints", i));
+  for (size_t i = 0; i < s.events.size(); ++i) validateEvent(s.events[i], s, names, idx("events", i));
+}
+
+}  // namespace tether::core
