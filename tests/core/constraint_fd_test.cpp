@@ -1,0 +1,155 @@
+// Test 7: for every constraint type, D1 and the force-free part of D2 agree with finite
+// differences of D along a random torque-free trajectory. This is what catches sign errors.
+//
+// The trajectory comes from the simulator itself with gravity off, no forces and the
+// constraint disabled: each body then moves with a = 0 and alpha = I^-1 (L x w), so
+//   D2 = sum_i (Jl_i a_i + Ja_i alpha_i) + c = sum_i Ja_i I_i^-1 (L_i x w_i) + c.
+// Central differences over +-h (h = 1e-4 s, RK4 steps of 1e-5 s) are accurate to O(h^2).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/constraint.h"
+#include "core/forces.h"
+#include "test_util.h"
+
+namespace tether::core {
+namespace {
+
+using test::pt;
+
+struct Probe {
+  Vec3 D, D1, D2;  // top d rows
+  int d = 0;
+};
+
+Probe probe(const Simulation& sim, int j) {
+  const Model& m = sim.model();
+  std::vector<BodyKinematics> kin;
+  bodyKinematics(m, sim.state().params, sim.state().bodies, kin);
+  const EvalContext ctx{kin, m.paths, sim.state().t};
+  ConstraintRows r;
+  m.constraints[size_t(j)]->evaluate(ctx, r);
+  Probe p;
+  p.d = r.d;
+  p.D = r.D;
+  p.D1 = r.D1;
+  p.D2 = r.c;
+  for (int s = 0; s < r.nb; ++s) {
+    const BodyKinematics& k = kin[size_t(r.body[s])];
+    p.D2 += r.Ja[s] * (k.invI * k.L.cross(k.w));
+  }
+  return p;
+}
+
+BodyDef randomBody(const std::string& name, Shape shape, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto v3 = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+  BodyDef b;
+  b.name = name;
+  b.shape = shape;
+  b.length = 0.8;
+  b.radius = 0.1;
+  b.size = Vec3(0.3, 0.5, 0.7);
+  b.position = v3();
+  b.orientation = Quat(Eigen::AngleAxisd(3.0 * u(rng), v3().normalized()));
+  b.velocity = v3();
+  b.angularVelocity = 4.0 * v3();
+  b.points.push_back({"p", 0.3 * v3()});
+  return b;
+}
+
+// Builds a scene with two random bodies (spheres for sphere-to-sphere), a nail, a circle
+// path, and the one constraint under test, disabled so that it does not act.
+Scene fdScene(ConstraintKind kind, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Scene s;
+  s.settings.gravityOn = false;
+  s.settings.dt = 1e-5;
+  const bool spheres = kind == ConstraintKind::SphereToSphere;
+  s.bodies.push_back(randomBody("a", spheres ? Shape::Sphere : Shape::Box, rng));
+  s.bodies.push_back(randomBody("b", spheres ? Shape::Sphere : Shape::Rod, rng));
+  s.nails.push_back({"nail", Vec3(u(rng), u(rng), u(rng))});
+  PathDef p;
+  p.name = "path";
+  p.kind = PathKind::Circle;
+  p.center = Vec3(u(rng), u(rng), u(rng));
+  p.normal = Vec3(u(rng), u(rng), 1.0);
+  p.u = Vec3(1, 0, 0);
+  p.radius = 0.7;
+  p.period = 1.3;
+  s.paths.push_back(p);
+  ConstraintDef c;
+  c.name = "c";
+  c.kind = kind;
+  c.enabled = false;
+  c.a = pt("a", "p");
+  c.b = pt("b", "p");
+  c.nail = "nail";
+  c.path = "path";
+  c.bodyA = "a";
+  c.bodyB = "b";
+  c.axis = Vec3(u(rng), u(rng), u(rng));
+  c.direction = Vec3(u(rng), u(rng), u(rng));
+  c.origin = Vec3(u(rng), u(rng), u(rng));
+  c.normal = Vec3(u(rng), u(rng), u(rng));
+  c.length = 0.5;
+  s.constraints.push_back(c);
+  return s;
+}
+
+class ConstraintFd : public ::testing::TestWithParam<ConstraintKind> {};
+
+TEST_P(ConstraintFd, RateAndAccelerationMatchFiniteDifferences) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    auto sim = test::simulate(fdScene(GetParam(), seed));
+    const double h = 1e-4;
+    ASSERT_TRUE(sim->advanceTo(0.3).ok);
+    const Probe before = probe(*sim, 0);
+    ASSERT_TRUE(sim->advanceTo(0.3 + h).ok);
+    const Probe mid = probe(*sim, 0);
+    ASSERT_TRUE(sim->advanceTo(0.3 + 2 * h).ok);
+    const Probe after = probe(*sim, 0);
+    const int d = mid.d;
+    const Eigen::VectorXd fdD1 = (after.D - before.D).head(d) / (2 * h);
+    const Eigen::VectorXd fdD2 = (after.D1 - before.D1).head(d) / (2 * h);
+    const double scale1 = 1.0 + mid.D1.head(d).norm(), scale2 = 1.0 + mid.D2.head(d).norm();
+    EXPECT_LT((fdD1 - mid.D1.head(d)).norm() / scale1, 1e-5) << "seed " << seed << " D1 " << mid.D1.head(d).transpose()
+                                                             << " fd " << fdD1.transpose();
+    EXPECT_LT((fdD2 - mid.D2.head(d)).norm() / scale2, 1e-5) << "seed " << seed << " D2 " << mid.D2.head(d).transpose()
+                                                             << " fd " << fdD2.transpose();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, ConstraintFd,
+                         ::testing::Values(ConstraintKind::PointToNail, ConstraintKind::PointToPoint,
+                                           ConstraintKind::PointToPath, ConstraintKind::Orientation,
+                                           ConstraintKind::PointOnLine, ConstraintKind::PointOnPlane,
+                                           ConstraintKind::SphereToSphere, ConstraintKind::Distance,
+                                           ConstraintKind::ScalarPointToNail),
+                         [](const auto& info) { return std::string(toString(info.param)); });
+
+// The Jacobian itself: D1 = J u + dD/dt|explicit, checked by perturbing one body's velocity.
+TEST_P(ConstraintFd, JacobianIsLinearInVelocities) {
+  auto sim = test::simulate(fdScene(GetParam(), 7));
+  const Model& m = sim->model();
+  State st = sim->state();
+  std::vector<BodyKinematics> kin;
+  bodyKinematics(m, st.params, st.bodies, kin);
+  ConstraintRows r0, r1;
+  m.constraints[0]->evaluate({kin, m.paths, 0.0}, r0);
+  for (int s = 0; s < r0.nb; ++s) {
+    const size_t b = size_t(r0.body[s]);
+    const Vec3 dv(0.3, -0.2, 0.5), dw(-0.4, 0.1, 0.2);
+    std::vector<BodyKinematics> k2 = kin;
+    k2[b].v += dv;
+    k2[b].w += dw;
+    m.constraints[0]->evaluate({k2, m.paths, 0.0}, r1);
+    const Eigen::VectorXd predicted = (r0.D1 + r0.Jl[s] * dv + r0.Ja[s] * dw).head(r0.d);
+    EXPECT_LT((r1.D1.head(r0.d) - predicted).norm(), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace tether::core

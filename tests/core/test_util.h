@@ -1,0 +1,68 @@
+// Helpers shared by the core tests: small scene builders and simulation drivers.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/model.h"
+#include "core/scene.h"
+#include "core/simulation.h"
+
+namespace tether::core::test {
+
+inline BodyDef rod(const std::string& name, const Vec3& end1, const Vec3& end2, double radius = 0.01,
+                   double density = 1000.0) {
+  BodyDef b;
+  b.name = name;
+  b.shape = Shape::Rod;
+  b.radius = radius;
+  b.density = density;
+  b.length = (end2 - end1).norm();
+  b.position = 0.5 * (end1 + end2);
+  b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), (end2 - end1).normalized());
+  return b;
+}
+
+inline BodyDef sphere(const std::string& name, const Vec3& at, double radius = 0.1, double density = 1000.0) {
+  BodyDef b;
+  b.name = name;
+  b.shape = Shape::Sphere;
+  b.radius = radius;
+  b.density = density;
+  b.position = at;
+  return b;
+}
+
+inline PointRef pt(const std::string& body, const std::string& point) {
+  PointRef r;
+  r.kind = PointRef::Kind::BodyPoint;
+  r.body = body;
+  r.point = point;
+  return r;
+}
+
+inline ConstraintDef pointToNail(const std::string& name, const PointRef& p, const std::string& nail,
+                                 std::optional<double> tau = std::nullopt) {
+  ConstraintDef c;
+  c.name = name;
+  c.kind = ConstraintKind::PointToNail;
+  c.a = p;
+  c.nail = nail;
+  c.tau = tau;
+  return c;
+}
+
+inline ConstraintDef pointToPoint(const std::string& name, const PointRef& a, const PointRef& b) {
+  ConstraintDef c;
+  c.name = name;
+  c.kind = ConstraintKind::PointToPoint;
+  c.a = a;
+  c.b = b;
+  return c;
+}
+
+inline std::unique_ptr<Simulation> simulate(const Scene& s) {
+  return std::make_unique<Simulation>(std::make_shared<const Model>(compile(s)));
+}
+
+}  // namespace tether::core::test
