@@ -549,6 +549,11 @@ Scene sceneFromJson(const std::string& text) {
     const size_t colon = what.find(": ");
     const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
     throw SceneError("not valid JSON at " + lineColumn(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + detail);
+  } catch (const json::exception& e) {
+    // e.g. a number too large for a double ("1e999")
+    std::string what = e.what();
+    const size_t close = what.find("] ");
+    throw SceneError("not valid JSON: " + (close == std::string::npos ? what : what.substr(close + 2)));
   }
   if (!root.is_object()) fail("(top level)", "must be a JSON object");
   Obj o(root, "");

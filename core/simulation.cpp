@@ -19,7 +19,7 @@ void Simulation::setState(State s) { m_state = std::move(s); }
 
 void Simulation::fireDueEvents() {
   const auto& ev = m_model->events;
-  while (m_state.nextEvent < ev.size() && ev[m_state.nextEvent].time <= m_state.t) {
+  while (m_state.nextEvent < ev.size() && snapToGrid(ev[m_state.nextEvent].time) <= m_state.t) {
     applyEvent(*m_model, ev[m_state.nextEvent], m_state);
     ++m_state.nextEvent;
   }
@@ -50,22 +50,34 @@ bool Simulation::stepOnce(double h) {
   return true;
 }
 
-AdvanceResult Simulation::advanceTo(double tEnd) {
+// Steps follow a fixed grid t_k = k dt: a fixed-step integrator steps from grid point to grid
+// point, and the adaptive one never crosses one. A step also ends on an event time or on tEnd
+// that falls between grid points. Times within a billionth of a step of a grid point count as
+// that grid point. So where a run is stopped does not change its trajectory: a run resumed
+// from a state saved at any grid point or event time repeats the uninterrupted run bitwise.
+double Simulation::snapToGrid(double t) const {
+  const double dt = m_model->settings.dt;
+  const double k = std::round(t / dt);
+  return std::abs(t - k * dt) <= 1e-9 * dt ? k * dt : t;
+}
+
+double Simulation::nextGridPoint(double t) const {
+  const double dt = m_model->settings.dt;
+  return (std::floor(t / dt + 1e-9) + 1.0) * dt;
+}
+
+AdvanceResult Simulation::advanceTo(double tEndIn) {
   AdvanceResult res;
   const Model& m = *m_model;
-  const double dt = m.settings.dt;
+  const double tEnd = snapToGrid(tEndIn);
   fireDueEvents();
   while (m_state.t < tEnd) {
-    const double target = std::min(tEnd, nextEventTime());
-    // a proposed step: the fixed dt, or the adaptive proposal (never more than dt)
-    double h = dt;
-    if (m.settings.integrator == IntegratorKind::RK45 && m_state.hNext > 0.0) h = std::min(dt, m_state.hNext);
-    // land exactly on the target: take the remainder when the step would reach or pass it
-    // (or stop just short of it by less than a millionth of a step)
-    bool last = false;
-    if (m_state.t + h * (1.0 + 1e-6) >= target) {
-      h = target - m_state.t;
-      last = true;
+    const double target = std::min({tEnd, snapToGrid(nextEventTime()), nextGridPoint(m_state.t)});
+    double h = target - m_state.t;
+    bool reachesTarget = true;
+    if (m.settings.integrator == IntegratorKind::RK45 && m_state.hNext > 0.0 && m_state.hNext < h * (1.0 - 1e-6)) {
+      h = m_state.hNext;
+      reachesTarget = false;
     }
     m_backup = m_state;  // the last good state (assignment reuses the vectors' storage)
     if (!stepOnce(h)) {
@@ -75,7 +87,7 @@ AdvanceResult Simulation::advanceTo(double tEnd) {
                     " s (non-finite state after a step of " + std::to_string(h) + " s)";
       return res;
     }
-    if (last && m_lastStep == h) m_state.t = target;  // exactly, whatever the rounding of t + h
+    if (reachesTarget && m_lastStep == h) m_state.t = target;  // exactly, whatever the rounding of t + h
     ++res.steps;
     ++m_totalSteps;
     fireDueEvents();

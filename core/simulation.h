@@ -22,8 +22,8 @@ class Simulation {
   explicit Simulation(std::shared_ptr<const Model> model);
   Simulation(std::shared_ptr<const Model> model, State state);
 
-  // Integrate to tEnd (>= now). Steps end exactly on event times and on tEnd; events with
-  // time <= now fire first, in file order.
+  // Integrate to tEnd (>= now). Steps end exactly on the grid k * dt, on event times and on
+  // tEnd; events with time <= now fire first, in file order.
   AdvanceResult advanceTo(double tEnd);
 
   const Model& model() const { return *m_model; }
@@ -42,6 +42,8 @@ class Simulation {
  private:
   void fireDueEvents();
   double nextEventTime() const;
+  double snapToGrid(double t) const;
+  double nextGridPoint(double t) const;
   bool stepOnce(double h);  // false if the state became non-finite
 
   std::shared_ptr<const Model> m_model;
