@@ -2,6 +2,7 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
+#include <limits>
 
 namespace tether::core {
 
@@ -109,8 +110,15 @@ void ConstraintSystem::solveDenseSvd() {
     return;
   }
   m_dense = Eigen::MatrixXd(m_M);
+  // a non-finite system (a diverging state) must not reach the SVD, which is undefined on
+  // NaN input: hand NaN forces on, so that the step loop sees the divergence and stops
+  if (!m_dense.allFinite() || !m_B.allFinite()) {
+    m_fc.setConstant(cols, std::numeric_limits<double>::quiet_NaN());
+    m_report.residual = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
   Eigen::JacobiSVD<Eigen::MatrixXd> svd;
-  if (rows > 48 || cols > 48) {
+  if (rows > 16 || cols > 16) {
     Eigen::BDCSVD<Eigen::MatrixXd> big(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
     big.setThreshold(kRankTolerance);
     m_fc = big.solve(-m_B);
@@ -154,6 +162,7 @@ ConflictReport ConstraintSystem::conflicts() const {
   const int rows = m_report.rows;
   if (rows == 0) return out;
   const Eigen::MatrixXd dense(m_M);
+  if (!dense.allFinite() || !m_B.allFinite()) return out;
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(dense, Eigen::ComputeFullU);
   svd.setThreshold(kRankTolerance);
   const int rank = static_cast<int>(svd.rank());

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Writes resources/examples/*.json: the papers' demo models as Tether scenes.
+
+A development tool: the JSON files it writes are committed and are what Tether loads.
+Run it again after changing a model here: python3 scripts/make_examples.py
+"""
+import json
+import math
+import os
+import random
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "examples")
+
+
+def norm(v):
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+
+
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def quat_from_basis(x, y, z):
+    """Unit quaternion [w, x, y, z] of the rotation whose columns are the world images of the
+    body axes x, y, z (orthonormal, right-handed)."""
+    m = [[x[0], y[0], z[0]], [x[1], y[1], z[1]], [x[2], y[2], z[2]]]
+    tr = m[0][0] + m[1][1] + m[2][2]
+    if tr > 0:
+        s = math.sqrt(tr + 1.0) * 2
+        q = [0.25 * s, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s]
+    elif m[0][0] > m[1][1] and m[0][0] > m[2][2]:
+        s = math.sqrt(1.0 + m[0][0] - m[1][1] - m[2][2]) * 2
+        q = [(m[2][1] - m[1][2]) / s, 0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s]
+    elif m[1][1] > m[2][2]:
+        s = math.sqrt(1.0 + m[1][1] - m[0][0] - m[2][2]) * 2
+        q = [(m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s]
+    else:
+        s = math.sqrt(1.0 + m[2][2] - m[0][0] - m[1][1]) * 2
+        q = [(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s]
+    return norm(q)
+
+
+def axis_angle(axis, deg):
+    return {"axis": axis, "angle_deg": deg}
+
+
+def scene(description, settings, bodies, nails=(), paths=(), forces=(), constraints=(), events=()):
+    return {"format": "tether-scene", "version": 1, "description": description, "settings": settings,
+            "bodies": list(bodies), "nails": list(nails), "paths": list(paths), "forces": list(forces),
+            "constraints": list(constraints), "events": list(events)}
+
+
+def write(name, s):
+    with open(os.path.join(OUT, name + ".json"), "w") as f:
+        json.dump(s, f, indent=2)
+        f.write("\n")
+
+
+def pendulum():
+    return scene("Paper Fig. 2: a rod's end flies to a nail and the rod swings as a pendulum.",
+                 {"dt": 0.001, "integrator": "rk4", "default_tau": 0.1, "duration": 10},
+                 [{"name": "rod", "type": "rod", "radius": 0.02, "density": 1000,
+                   "ends": [[0.3, 0.2, 1.8], [1.3, 0.2, 1.9]]}],
+                 nails=[{"name": "nail", "position": [0, 0, 2]}],
+                 constraints=[{"name": "hang", "type": "point_to_nail", "point": "rod.end1", "nail": "nail"}])
+
+
+def compound_pendulum():
+    return scene("Paper Fig. 3: a second rod joins the pendulum; both assemble and swing.",
+                 {"dt": 0.001, "integrator": "rk4", "default_tau": 0.1, "duration": 10},
+                 [{"name": "upper", "type": "rod", "radius": 0.02, "ends": [[0.2, 0.0, 2.1], [1.1, 0.1, 2.0]]},
+                  {"name": "lower", "type": "rod", "radius": 0.02, "ends": [[1.4, -0.3, 1.6], [2.2, 0.1, 1.2]]}],
+                 nails=[{"name": "nail", "position": [0, 0, 2]}],
+                 constraints=[{"name": "pin", "type": "point_to_nail", "point": "upper.end1", "nail": "nail"},
+                              {"name": "joint", "type": "point_to_point", "a": "upper.end2", "b": "lower.end1"}])
+
+
+def ball_to_nail():
+    return scene("Paper Example 2 (Fig. 10): a ball thrown past a nail is pulled to it and held against gravity.",
+                 {"dt": 0.001, "integrator": "rk4", "default_tau": 0.3, "duration": 10},
+                 [{"name": "ball", "type": "sphere", "radius": 0.1, "position": [-1, 0, 0.5],
+                   "velocity": [1.5, 0.5, 2.0]}],
+                 nails=[{"name": "nail", "position": [0, 0, 1]}],
+                 constraints=[{"name": "to_nail", "type": "point_to_nail", "point": "ball.center", "nail": "nail"}])
+
+
+def chain_between_towers():
+    rng = random.Random(7)
+    R, a, n = 0.25, 0.05, 12
+    bodies = [{"name": "tower1", "type": "box", "size": [0.4, 0.4, 3.0], "fixed": True, "position": [-2, 0, 1.5],
+               "points": {"hook": [0.2, 0, 1.5]}},
+              {"name": "tower2", "type": "box", "size": [0.4, 0.4, 3.0], "fixed": True, "position": [2, 0, 1.5],
+               "points": {"hook": [-0.2, 0, 1.5]}}]
+    constraints = []
+    for i in range(n):
+        # scattered on the ground between the towers, lying at random angles
+        axis = norm([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)])
+        bodies.append({"name": f"link{i}", "type": "torus", "major_radius": R, "minor_radius": a,
+                       "density": 500,
+                       "position": [-1.6 + 3.2 * i / (n - 1) + rng.uniform(-0.2, 0.2), rng.uniform(-1.2, 1.2),
+                                    rng.uniform(0.2, 0.6)],
+                       "orientation": axis_angle(axis, rng.uniform(0, 180)),
+                       "points": {"top_in": [0, R - a, 0], "bottom_in": [0, -(R - a), 0]}})
+    constraints.append({"name": "hook1", "type": "point_to_point", "a": "tower1.hook", "b": "link0.top_in"})
+    for i in range(n - 1):
+        constraints.append({"name": f"joint{i}", "type": "point_to_point", "a": f"link{i}.bottom_in",
+                            "b": f"link{i + 1}.top_in"})
+    constraints.append({"name": "hook2", "type": "point_to_point", "a": f"link{n - 1}.bottom_in", "b": "tower2.hook"})
+    return scene("Paper Figs. 19-21: chain links scattered on the ground link up between two towers, then swing.",
+                 {"dt": 0.002, "integrator": "rk4", "default_tau": 0.25, "duration": 10, "assembly_time": 4},
+                 bodies, constraints=constraints,
+                 forces=[{"name": "air", "type": "damping", "bodies": [], "linear": 0.3, "angular": 0.01}])
+
+
+def space_station():
+    rng = random.Random(3)
+    bodies = [{"name": "hub", "type": "box", "size": [1, 1, 1], "density": 200, "position": [0.5, -0.4, 0.3],
+               "orientation": axis_angle([0.3, 1, 0.2], 35)}]
+    nails = [{"name": "orbit", "position": [0, 0, 0]}]
+    constraints = [{"name": "hub_pos", "type": "point_to_nail", "point": "hub.center", "nail": "orbit"},
+                   # the hub's attitude: its top face centre slides on the z axis, its east face centre
+                   # stays in the plane y = 0
+                   {"name": "hub_up", "type": "point_on_line", "point": "hub.top", "origin": [0, 0, 0],
+                    "direction": [0, 0, 1]},
+                   {"name": "hub_east", "type": "point_on_plane", "point": "hub.right", "origin": [0, 0, 0],
+                    "normal": [0, 1, 0]}]
+    faces = [("east", "right", [1, 0, 0]), ("west", "left", [-1, 0, 0]), ("north", "back", [0, 1, 0]),
+             ("south", "front", [0, -1, 0])]
+    for name, face, out in faces:
+        # trusses drift in from far away; each docks by one end and swings its far end onto its
+        # axis line
+        start = [6 * out[0] + rng.uniform(-1, 1), 6 * out[1] + rng.uniform(-1, 1), rng.uniform(-2, 2)]
+        tilt = norm([out[0] + rng.uniform(-0.5, 0.5), out[1] + rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5)])
+        bodies.append({"name": f"truss_{name}", "type": "rod", "length": 2.0, "radius": 0.08, "density": 300,
+                       "position": start, "orientation": quat_from_basis(*basis_with_z(tilt))})
+        constraints.append({"name": f"dock_{name}", "type": "point_to_point", "a": f"hub.{face}",
+                            "b": f"truss_{name}.end1"})
+        constraints.append({"name": f"line_{name}", "type": "point_on_line", "point": f"truss_{name}.end2",
+                            "origin": [0, 0, 0], "direction": out})
+    for name, out in [("east", [1, 0, 0]), ("west", [-1, 0, 0])]:
+        start = [9 * out[0], rng.uniform(-2, 2), rng.uniform(1, 3)]
+        spin = rng.uniform(10, 60) + (180 if out[0] < 0 else 0)
+        bodies.append({"name": f"panel_{name}", "type": "box", "size": [1.6, 0.04, 1.0], "density": 150,
+                       "position": start, "orientation": axis_angle([0.2, 0.1, 1], spin),
+                       "points": {"mount": [-0.8 * out[0], 0, 0], "tip": [0.8 * out[0], 0, 0]}})
+        constraints.append({"name": f"panel_dock_{name}", "type": "point_to_point", "a": f"truss_{name}.end2",
+                            "b": f"panel_{name}.mount"})
+        constraints.append({"name": f"panel_span_{name}", "type": "point_on_line", "point": f"panel_{name}.tip",
+                            "origin": [0, 0, 0], "direction": [1, 0, 0]})
+        # the panel turns about the truss axis until its face looks up: the paper's orientation
+        # constraint (a pure torque), acting on the one rotation the other constraints leave
+        constraints.append({"name": f"panel_face_{name}", "type": "orientation", "body": f"panel_{name}",
+                            "axis": [0, 1, 0], "direction": [0, 0, 1]})
+    return scene("Paper Figs. 22-23: modules drift in and dock by point-to-point, point-on-line and "
+                 "point-to-nail constraints; solar panels turn to face up by orientation constraints. The "
+                 "constraint forces are the rocket thrusts.",
+                 {"gravity_on": False, "dt": 0.002, "integrator": "rk4", "default_tau": 0.3, "duration": 10,
+                  "assembly_time": 6},
+                 bodies, nails=nails, constraints=constraints)
+
+
+def basis_with_z(z):
+    z = norm(z)
+    t = [1, 0, 0] if abs(z[0]) < 0.9 else [0, 1, 0]
+    x = norm(cross(t, z))
+    y = cross(z, x)
+    return x, y, z
+
+
+def mat_from_basis(x, y, z):
+    return [[x[0], y[0], z[0]], [x[1], y[1], z[1]], [x[2], y[2], z[2]]]
+
+
+def apply(m, v):
+    return [sum(m[i][j] * v[j] for j in range(3)) for i in range(3)]
+
+
+def add(a, b):
+    return [x + y for x, y in zip(a, b)]
+
+
+def sub(a, b):
+    return [x - y for x, y in zip(a, b)]
+
+
+def card_house():
+    """Cards fly in and assemble into a two-storey house under gravity: a table card on the
+    floor, two A-frames hinged to it, a roof card across their ridges, and an A-frame on the roof.
+    Point-to-point joints hinge the cards; point-on-plane keeps feet and table on their planes."""
+    rng = random.Random(11)
+    w, t, h = 0.6, 0.01, 0.9            # card: width (x), thickness (y), height (z)
+    table_size = [1.8, 1.0, 0.04]
+    table_top = table_size[2]
+    bodies, constraints = [], []
+    card_points = {"ridge_mid": [0, -t / 2, h / 2]}
+
+    def corner(center, m, i, size):
+        half = [(1 if i & 1 else -1) * size[0] / 2, (1 if i & 2 else -1) * size[1] / 2,
+                (1 if i & 4 else -1) * size[2] / 2]
+        return add(center, apply(m, half))
+
+    # assembled poses of an A-frame's two cards standing on a horizontal surface at height z0
+    def a_frame(xc, z0, lean_deg):
+        lean = math.radians(lean_deg)
+        s, H = h * math.sin(lean), h * math.cos(lean)
+        out = []
+        for side in (-1, 1):
+            zz = [0, -side * math.sin(lean), math.cos(lean)]      # bottom -> top, leaning inwards
+            xx = [1, 0, 0] if side < 0 else [-1, 0, 0]             # card b is card a turned about z
+            yy = cross(zz, xx)
+            m = mat_from_basis(xx, yy, zz)
+            # the outer bottom edge stands on the surface at y = side * s
+            bottom_mid_outer = [xc, side * s, z0]
+            center = sub(bottom_mid_outer, apply(m, [0, -t / 2, -h / 2]))
+            out.append((center, m, quat_from_basis(xx, yy, zz)))
+        return out, z0 + H
+
+    def scattered(center):
+        return [center[0] + rng.uniform(-1.5, 1.5), center[1] + rng.uniform(-1.5, 1.5),
+                center[2] + rng.uniform(0.5, 1.5)]
+
+    def tilt():
+        return axis_angle(norm([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)]), rng.uniform(0, 90))
+
+    # the table lies on the floor
+    bodies.append({"name": "table", "type": "box", "size": table_size, "density": 600,
+                   "position": [0.1, -0.2, 0.4], "orientation": axis_angle([1, 0.2, 0], 25), "points": {}})
+    for i, c in enumerate([0, 1, 2]):
+        constraints.append({"name": f"table_on_floor{i}", "type": "point_on_plane", "point": f"table.corner{c}",
+                            "origin": [0, 0, 0], "normal": [0, 0, 1]})
+    table_center = [0, 0, table_top / 2]
+
+    def stand(frame_name, cards, base_name, base_center, base_m, base_top):
+        """Hinge each card's bottom edge to the base (one corner by point-to-point, the other on the
+        base's top plane) and join the two top edges at both corners."""
+        base = next(b for b in bodies if b["name"] == base_name)
+        for tag, (center, m, q) in zip("ab", cards):
+            name = f"{frame_name}{tag}"
+            bodies.append({"name": name, "type": "box", "size": [w, t, h], "density": 700,
+                           "position": scattered(center), "orientation": tilt(), "points": dict(card_points)})
+            foot = corner(center, m, 0, [w, t, h])
+            local = apply([[base_m[j][i] for j in range(3)] for i in range(3)], sub(foot, base_center))
+            base["points"][f"{name}_foot"] = [round(v, 12) for v in local]
+            constraints.append({"name": f"{name}_hinge", "type": "point_to_point", "a": f"{name}.corner0",
+                                "b": f"{base_name}.{name}_foot"})
+            constraints.append({"name": f"{name}_foot", "type": "point_on_plane", "point": f"{name}.corner1",
+                                "origin": [0, 0, base_top], "normal": [0, 0, 1]})
+        # top corners: card a's corner4 (-x) meets card b's corner5 (card b's +x is world -x)
+        constraints.append({"name": f"{frame_name}_ridge1", "type": "point_to_point", "a": f"{frame_name}a.corner4",
+                            "b": f"{frame_name}b.corner5"})
+        constraints.append({"name": f"{frame_name}_ridge2", "type": "point_to_point", "a": f"{frame_name}a.corner5",
+                            "b": f"{frame_name}b.corner4"})
+
+    identity = mat_from_basis([1, 0, 0], [0, 1, 0], [0, 0, 1])
+    ridge_heights = []
+    for k, xc in enumerate([-0.42, 0.42]):
+        cards, ridge = a_frame(xc, table_top, 20)
+        ridge_heights.append(ridge)
+        stand(f"card{k}", cards, "table", table_center, identity, table_top)
+
+    # the roof card lies across the two ridges (its height along x, its thickness vertical)
+    ridge = ridge_heights[0]
+    roof_m = mat_from_basis([0, 1, 0], [0, 0, 1], [1, 0, 0])
+    roof_center = [0, 0, ridge + t / 2]
+    bodies.append({"name": "roof", "type": "box", "size": [w, t, h], "density": 700,
+                   "position": scattered(roof_center), "orientation": tilt(),
+                   "points": {"rest0": [0, -t / 2, -0.42], "rest1": [0, -t / 2, 0.42]}})
+    constraints.append({"name": "roof_on_ridge0", "type": "point_to_point", "a": "roof.rest0", "b": "card0a.ridge_mid"})
+    constraints.append({"name": "roof_on_ridge1", "type": "point_to_point", "a": "roof.rest1", "b": "card1a.ridge_mid"})
+    constraints.append({"name": "roof_level", "type": "point_on_plane", "point": "roof.corner0",
+                        "origin": [0, 0, ridge], "normal": [0, 0, 1]})
+    # the top A-frame stands on the roof
+    roof_top = ridge + t
+    cards, _ = a_frame(0.0, roof_top, 15)
+    stand("card2", cards, "roof", roof_center, roof_m, roof_top)
+    return scene("Paper Figs. 24-25: cards fly in and assemble into a two-storey card house under gravity; "
+                 "point-to-point joints hinge the cards, point-on-plane keeps feet, roof and table level.",
+                 {"dt": 0.004, "integrator": "rk4", "default_tau": 0.25, "duration": 10, "assembly_time": 5},
+                 bodies, constraints=constraints)
+
+
+def pandoras_chain():
+    R, a, n = 0.08, 0.015, 6
+    rng = random.Random(5)
+    bodies = [{"name": "door", "type": "box", "size": [0.6, 0.6, 0.04], "density": 500, "position": [0, 0, 2.0]}]
+    nails = [{"name": "hinge_l", "position": [-0.3, -0.3, 1.98]}, {"name": "hinge_r", "position": [0.3, -0.3, 1.98]},
+             {"name": "latch_pin", "position": [0, 0.3, 1.98]}]
+    constraints = [{"name": "hinge_left", "type": "point_to_nail", "point": "door.corner0", "nail": "hinge_l"},
+                   {"name": "hinge_right", "type": "point_to_nail", "point": "door.corner1", "nail": "hinge_r"},
+                   {"name": "latch", "type": "point_to_nail", "point": {"body": "door", "local": [0, 0.3, -0.02]},
+                    "nail": "latch_pin"}]
+    forces = [{"name": "air", "type": "damping", "bodies": [], "linear": 0.05, "angular": 0.002}]
+    for i in range(n):
+        # link i's ring lies in a vertical plane, alternating between the xz and yz planes
+        ring_normal = [0, 1, 0] if i % 2 == 0 else [1, 0, 0]
+        x_axis = [1, 0, 0] if i % 2 == 0 else [0, -1, 0]
+        assembled = quat_from_basis(x_axis, [0, 0, 1], ring_normal)  # local y up
+        bodies.append({"name": f"link{i}", "type": "torus", "major_radius": R, "minor_radius": a, "density": 7800,
+                       # dumped in a heap on the floor below the door
+                       "position": [rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 0.1 + 0.05 * i],
+                       "orientation": axis_angle(norm([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)]),
+                                                 rng.uniform(0, 170)),
+                       "points": {"top_in": [0, R - a, 0], "bottom_in": [0, -(R - a), 0]}})
+        del assembled
+    constraints.append({"name": "hook", "type": "point_to_point", "a": "door.bottom", "b": "link0.top_in"})
+    for i in range(n - 1):
+        constraints.append({"name": f"link{i}_{i + 1}", "type": "point_to_point", "a": f"link{i}.bottom_in",
+                            "b": f"link{i + 1}.top_in"})
+        # torsion springs keep consecutive links' rings perpendicular
+        forces.append({"name": f"twist{i}", "type": "torsion_spring", "body_a": f"link{i}", "axis_a": [0, 0, 1],
+                       "body_b": f"link{i + 1}", "axis_b": [0, 0, 1], "stiffness": 0.05, "damping": 0.002,
+                       "rest_angle": math.pi / 2})
+    events = [{"time": 6.0, "action": "disable", "target": "latch"}]
+    return scene("Paper Fig. 26: torus links connect together and hook to a trap door; torsion springs keep the "
+                 "links perpendicular; gravity and damping act on everything. At t = 6 s the latch lets go and "
+                 "the door swings open with the chain.",
+                 {"dt": 0.001, "integrator": "rk4", "default_tau": 0.2, "duration": 10, "assembly_time": 3},
+                 bodies, nails=nails, forces=forces, constraints=constraints, events=events)
+
+
+def three_link_bar():
+    return scene("Hong et al. Fig. 1: three rods joined by spherical joints; the first rod's free end is driven "
+                 "around a circle in the x-y plane (prescribed motion), the last is pinned to the ground.",
+                 {"dt": 0.001, "integrator": "rk4", "default_tau": 0.05, "duration": 10},
+                 [{"name": "bar1", "type": "rod", "radius": 0.02, "ends": [[0.5, 0, 1.5], [0.8, 0, 0.55]]},
+                  {"name": "bar2", "type": "rod", "radius": 0.02, "ends": [[0.8, 0, 0.55], [0.3, 0.1, -0.3]]},
+                  {"name": "bar3", "type": "rod", "radius": 0.02, "ends": [[0.3, 0.1, -0.3], [0, 0, 0]]}],
+                 nails=[{"name": "ground", "position": [0, 0, 0]}],
+                 paths=[{"name": "drive", "type": "circle", "center": [0, 0, 1.5], "normal": [0, 0, 1],
+                         "u": [1, 0, 0], "radius": 0.5, "period": 2.0, "phase": 0}],
+                 constraints=[{"name": "driven", "type": "point_to_path", "point": "bar1.end1", "path": "drive"},
+                              {"name": "joint12", "type": "point_to_point", "a": "bar1.end2", "b": "bar2.end1"},
+                              {"name": "joint23", "type": "point_to_point", "a": "bar2.end2", "b": "bar3.end1"},
+                              {"name": "pin", "type": "point_to_nail", "point": "bar3.end2", "nail": "ground"}])
+
+
+def main():
+    write("pendulum", pendulum())
+    write("compound_pendulum", compound_pendulum())
+    write("ball_to_nail", ball_to_nail())
+    write("chain_between_towers", chain_between_towers())
+    write("space_station", space_station())
+    write("pandoras_chain", pandoras_chain())
+    write("three_link_bar", three_link_bar())
+    write("card_house", card_house())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+// tether-cli as a user runs it: output, CSV format, exit codes 0 / 2 / 3.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result cli(const std::string& args) {
+  Result r;
+  const std::string cmd = std::string(TETHER_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string example(const char* name) { return std::string(TETHER_EXAMPLES_DIR) + "/" + name + ".json"; }
+
+std::string tempFile(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Cli, RunPrintsASummary) {
+  const Result r = cli("run " + example("compound_pendulum") + " --until 2");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* s : {"steps: 2000", "final time: 2 s", "energy: start", "pin", "joint", "max |D| after assembly"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(Cli, CsvHasOneRowPerBodyPerWrittenStep) {
+  const std::string csv = (std::filesystem::temp_directory_path() / "tether_cli_test.csv").string();
+  const Result r = cli("run " + example("compound_pendulum") + " --until 0.1 --dt 0.01 --integrator rk45 --csv " + csv +
+                       " --every 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+  int rows = 0;
+  std::string last;
+  while (std::getline(in, line)) {
+    ++rows;
+    last = line;
+  }
+  EXPECT_EQ(rows, 2 * 6);  // t = 0, 0.02, 0.04, 0.06, 0.08, 0.1; two bodies
+  EXPECT_EQ(last.rfind("0.1,lower,", 0), 0u) << last;
+  std::filesystem::remove(csv);
+}
+
+TEST(Cli, CheckReportsTheConstraintSystem) {
+  const Result r = cli("check " + example("compound_pendulum"));
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("constraint system: 6 x 6, rank 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("conflicting constraints: none"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
+  const std::string bad = tempFile("tether_bad.json", R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "r", "type": "rod", "length": -1}]})");
+  Result r = cli("run " + bad);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("bodies[0].length: must be > 0"), std::string::npos) << r.out;
+  r = cli("check /nonexistent/scene.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("cannot open file"), std::string::npos);
+  r = cli("run " + example("pendulum") + " --integrator leapfrog");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--integrator: must be rk4, rk45 or euler"), std::string::npos);
+  r = cli("run " + example("pendulum") + " --dt -1");
+  EXPECT_EQ(r.code, 2);
+  r = cli("fly " + example("pendulum"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown command"), std::string::npos);
+  std::filesystem::remove(bad);
+}
+
+TEST(Cli, DivergenceExitsWith3) {
+  const std::string stiff = tempFile("tether_stiff.json", R"({"format": "tether-scene", "version": 1,
+    "settings": {"dt": 0.01, "integrator": "euler", "gravity_on": false},
+    "bodies": [{"name": "ball", "type": "sphere", "radius": 0.01, "position": [1, 0, 0]}],
+    "nails": [{"name": "n", "position": [0, 0, 0]}],
+    "forces": [{"name": "s", "type": "spring", "a": "nail:n", "b": "ball.center", "stiffness": 1e12}]})");
+  const Result r = cli("run " + stiff + " --until 100");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("diverged"), std::string::npos);
+  std::filesystem::remove(stiff);
+}
+
+}  // namespace
