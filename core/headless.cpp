@@ -156,6 +156,17 @@ CheckReport checkScene(const Scene& scene) {
   const ConflictReport c = sys.conflicts();
   for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
   for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
+  // the paper's orientation constraint (D = b . N - 1) has a zero gradient at alignment: two
+  // of them on one body become parallel rows near convergence and fight (see README)
+  std::vector<int> orientations(scene.bodies.size(), 0);
+  for (const ConstraintDef& cd : scene.constraints)
+    if (cd.kind == ConstraintKind::Orientation) ++orientations[size_t(model->findBody(cd.bodyA))];
+  for (size_t i = 0; i < orientations.size(); ++i)
+    if (orientations[i] > 1)
+      r.warnings.push_back("body \"" + scene.bodies[i].name + "\" has " + std::to_string(orientations[i]) +
+                           " orientation constraints: each loses its grip at alignment, so together they fight as "
+                           "they converge; fix the remaining axis with a point-on-line or point-on-plane "
+                           "constraint instead");
   return r;
 }
 
@@ -175,6 +186,7 @@ std::string formatCheck(const CheckReport& r) {
   };
   list("redundant constraints", r.redundant);
   list("conflicting constraints", r.conflicting);
+  for (const std::string& w : r.warnings) o << "warning: " << w << "\n";
   return o.str();
 }
 

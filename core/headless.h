@@ -49,6 +49,7 @@ struct CheckReport {
   std::string solver;                      // the solver path and why
   std::vector<std::string> redundant;      // constraint names
   std::vector<std::string> conflicting;
+  std::vector<std::string> warnings;       // modelling pitfalls found in the scene
 };
 
 // The constraint system at t = 0 (after the events at t = 0). Throws SceneError.

@@ -71,6 +71,19 @@ TEST(Cli, CheckReportsTheConstraintSystem) {
   EXPECT_NE(r.out.find("conflicting constraints: none"), std::string::npos) << r.out;
 }
 
+TEST(Cli, CheckWarnsAboutTwoOrientationConstraintsOnOneBody) {
+  const std::string path = tempFile("tether_two_orient.json", R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "hub", "type": "box", "size": [1, 1, 1]}],
+    "constraints": [
+      {"name": "up", "type": "orientation", "body": "hub", "axis": [0, 0, 1], "direction": [0, 0, 1]},
+      {"name": "east", "type": "orientation", "body": "hub", "axis": [1, 0, 0], "direction": [1, 0, 0]}]})");
+  const Result r = cli("check " + path);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("warning: body \"hub\" has 2 orientation constraints"), std::string::npos) << r.out;
+  EXPECT_EQ(cli("check " + example("space_station")).out.find("warning"), std::string::npos);
+  std::filesystem::remove(path);
+}
+
 TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
   const std::string bad = tempFile("tether_bad.json", R"({"format": "tether-scene", "version": 1,
     "bodies": [{"name": "r", "type": "rod", "length": -1}]})");

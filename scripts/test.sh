@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Command 2 of the README: install what is missing, build, and run the whole test suite:
+# the release build (every test, examples over their full 10 s), then the AddressSanitizer +
+# UBSan build (every test; examples shortened to 1 s: there the point is memory and UB).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+
+jobs="$(nproc)"
+bash scripts/build.sh release
+ctest --preset release -j "$jobs"
+
+bash scripts/build.sh asan
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+TETHER_EXAMPLE_SECONDS=1 ctest --preset asan -j "$jobs"
