@@ -61,6 +61,19 @@ inline ConstraintDef pointToPoint(const std::string& name, const PointRef& a, co
   return c;
 }
 
+inline ForceDef springToNail(const std::string& name, const std::string& nail, const PointRef& p, double stiffness,
+                             double restLength = 0.0) {
+  ForceDef f;
+  f.name = name;
+  f.kind = ForceKind::Spring;
+  f.a.kind = PointRef::Kind::Nail;
+  f.a.target = nail;
+  f.b = p;
+  f.stiffness = stiffness;
+  f.restLength = restLength;
+  return f;
+}
+
 inline std::unique_ptr<Simulation> simulate(const Scene& s) {
   return std::make_unique<Simulation>(std::make_shared<const Model>(compile(s)));
 }
