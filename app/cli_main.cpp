@@ -1,13 +1,19 @@
 // tether-cli: headless runner. Parses arguments and wires core functions; nothing else.
-//   tether-cli run SCENE [--until T] [--dt H] [--integrator rk4|rk45|euler] [--csv FILE] [--every K]
-//   tether-cli check SCENE
+//   tether-cli run SCENE [--until T] [--csv FILE] [--every K] [settings overrides]
+//   tether-cli check SCENE [settings overrides]
+//   tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [settings overrides]
+// settings overrides: --dt H --integrator rk4|rk45|euler --solver auto|dense-svd|sparse|sequential-impulses
+//                     --stabilization tau|baumgarte|implicit --projection on|off
 // Exit codes: 0 ok, 2 bad input, 3 the simulation diverged.
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "core/bench_scenes.h"
 #include "core/headless.h"
 #include "core/scene_io.h"
 
@@ -15,11 +21,18 @@ namespace {
 
 constexpr int kOk = 0, kBadInput = 2, kDiverged = 3;
 
-int usage(const char* msg = nullptr) {
-  if (msg) std::cerr << "tether-cli: " << msg << "\n";
-  std::cerr << "usage:\n"
-               "  tether-cli run SCENE [--until T] [--dt H] [--integrator rk4|rk45|euler] [--csv FILE] [--every K]\n"
-               "  tether-cli check SCENE\n";
+const char* kUsage =
+    "usage:\n"
+    "  tether-cli run SCENE [--until T] [--csv FILE] [--every K] [overrides]\n"
+    "  tether-cli check SCENE [overrides]\n"
+    "  tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [overrides]\n"
+    "overrides of the scene's settings:\n"
+    "  --dt H  --integrator rk4|rk45|euler  --solver auto|dense-svd|sparse|sequential-impulses\n"
+    "  --stabilization tau|baumgarte|implicit  --projection on|off\n";
+
+int usage(const std::string& msg = "") {
+  if (!msg.empty()) std::cerr << "tether-cli: " << msg << "\n";
+  std::cerr << kUsage;
   return kBadInput;
 }
 
@@ -29,6 +42,13 @@ bool parseNumber(const char* s, double& out) {
   return end != s && *end == '\0' && std::isfinite(out);
 }
 
+bool parseCount(const char* s, int& out) {
+  double x = 0;
+  if (!parseNumber(s, x) || x < 1 || x != static_cast<int>(x)) return false;
+  out = static_cast<int>(x);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,44 +56,98 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string cmd = argv[1];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    usage();
+    std::cout << kUsage;
     return kOk;
   }
-  if (cmd != "run" && cmd != "check") return usage(("unknown command \"" + cmd + "\"").c_str());
-  if (argc < 3) return usage("missing SCENE");
-  const std::string scenePath = argv[2];
+  if (cmd != "run" && cmd != "check" && cmd != "bench") return usage("unknown command \"" + cmd + "\"");
+  int first = 2;
+  std::string scenePath;
+  if (cmd != "bench") {
+    if (argc < 3) return usage("missing SCENE");
+    scenePath = argv[2];
+    first = 3;
+  }
 
   RunOptions opt;
+  SettingsOverrides& ov = opt.overrides;
   std::string csvPath;
-  for (int i = 3; i < argc; ++i) {
+  std::vector<int> chains{10, 100, 1000, 10000};
+  int ring = 1000, treeDepth = 10, repeats = 3;
+  double seconds = 2.0;
+  for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (cmd != "run") return usage(("unknown option \"" + a + "\" for check").c_str());
-    const char* v = value();
-    if (!v) return usage(("option " + a + " needs a value").c_str());
+    const char* v = i + 1 < argc ? argv[++i] : nullptr;
+    if (!v) return usage("option " + a + " needs a value");
     double x = 0;
-    if (a == "--until") {
+    const bool isRun = cmd == "run", isBench = cmd == "bench";
+    if (a == "--dt") {
+      if (!parseNumber(v, x) || x <= 0) return usage("--dt: must be a number > 0");
+      ov.dt = x;
+    } else if (a == "--integrator") {
+      ov.integrator = integratorFromString(v);
+      if (!ov.integrator) return usage("--integrator: must be rk4, rk45 or euler");
+    } else if (a == "--solver") {
+      ov.solver = solverFromString(v);
+      if (!ov.solver) return usage("--solver: must be auto, dense-svd, sparse or sequential-impulses");
+    } else if (a == "--stabilization") {
+      ov.stabilization = stabilizationFromString(v);
+      if (!ov.stabilization) return usage("--stabilization: must be tau, baumgarte or implicit");
+    } else if (a == "--projection") {
+      if (std::strcmp(v, "on") && std::strcmp(v, "off")) return usage("--projection: must be on or off");
+      ov.projection = std::strcmp(v, "on") == 0;
+    } else if (isRun && a == "--until") {
       if (!parseNumber(v, x) || x < 0) return usage("--until: must be a number >= 0");
       opt.until = x;
-    } else if (a == "--dt") {
-      if (!parseNumber(v, x) || x <= 0) return usage("--dt: must be a number > 0");
-      opt.dt = x;
-    } else if (a == "--integrator") {
-      opt.integrator = integratorFromString(v);
-      if (!opt.integrator) return usage("--integrator: must be rk4, rk45 or euler");
-    } else if (a == "--csv") {
+    } else if (isRun && a == "--csv") {
       csvPath = v;
-    } else if (a == "--every") {
-      if (!parseNumber(v, x) || x < 1 || x != static_cast<int>(x)) return usage("--every: must be a whole number >= 1");
-      opt.every = static_cast<int>(x);
+    } else if (isRun && a == "--every") {
+      if (!parseCount(v, opt.every)) return usage("--every: must be a whole number >= 1");
+    } else if (isBench && a == "--chain") {
+      chains.clear();
+      std::stringstream ss(v);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        int n = 0;
+        if (!parseCount(item.c_str(), n)) return usage("--chain: must be whole numbers >= 1, comma separated");
+        chains.push_back(n);
+      }
+    } else if (isBench && a == "--ring") {
+      if (!parseCount(v, ring)) return usage("--ring: must be a whole number >= 1");
+    } else if (isBench && a == "--tree") {
+      if (!parseCount(v, treeDepth) || treeDepth > 20) return usage("--tree: must be a depth in 1..20");
+    } else if (isBench && a == "--seconds") {
+      if (!parseNumber(v, seconds) || seconds <= 0) return usage("--seconds: must be a number > 0");
+    } else if (isBench && a == "--repeats") {
+      if (!parseCount(v, repeats)) return usage("--repeats: must be a whole number >= 1");
     } else {
-      return usage(("unknown option \"" + a + "\"").c_str());
+      return usage("unknown option \"" + a + "\" for " + cmd);
     }
   }
 
   try {
-    const Scene scene = loadScene(scenePath);
+    if (cmd == "bench") {
+      std::vector<BenchScene> scenes;
+      for (int n : chains) scenes.push_back(hangingChain(n));
+      scenes.push_back(hangingRing(ring));
+      scenes.push_back(hangingTree(treeDepth));
+      std::vector<BenchResult> results;
+      bool diverged = false;
+      for (BenchScene& b : scenes) {
+        ov.applyTo(b.scene.settings);
+        results.push_back(runBench(b, seconds, repeats));
+        diverged = diverged || results.back().diverged;
+        std::cerr << "  " << b.name << " " << b.bodies << " done\n";
+      }
+      const Settings& st = scenes.front().scene.settings;
+      std::cout << "settings: integrator " << toString(st.integrator) << ", solver " << toString(st.solver)
+                << ", stabilization " << toString(st.stabilization) << (st.projection ? " + projection" : "")
+                << ", dt " << st.dt << " s; " << seconds << " s simulated, median of " << repeats << " runs\n"
+                << formatBench(results);
+      return diverged ? kDiverged : kOk;
+    }
+    Scene scene = loadScene(scenePath);
     if (cmd == "check") {
+      ov.applyTo(scene.settings);
       std::cout << formatCheck(checkScene(scene));
       return kOk;
     }

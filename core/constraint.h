@@ -17,6 +17,7 @@
 // supply its own G/H (the orientation constraint applies a pure torque, f = 3 with d = 1).
 #pragma once
 
+#include <initializer_list>
 #include <vector>
 
 #include "core/math.h"
@@ -77,14 +78,29 @@ struct ConstraintRows {
   }
 };
 
+// The (at most two) bodies a constraint involves, without allocating.
+struct BodyList {
+  int n = 0;
+  int b[2] = {-1, -1};
+  BodyList() = default;
+  BodyList(std::initializer_list<int> l) {
+    for (int x : l) b[n++] = x;
+  }
+  const int* begin() const { return b; }
+  const int* end() const { return b + n; }
+};
+
 class Constraint {
  public:
   virtual ~Constraint() = default;
   virtual int rows() const = 0;
   virtual int forceDofs() const { return rows(); }
   // Bodies this constraint involves (to enable it only when they all exist).
-  virtual std::vector<int> bodies() const = 0;
+  virtual BodyList bodies() const = 0;
   virtual void evaluate(const EvalContext& ctx, ConstraintRows& out) const = 0;
+  // False when D's gradient vanishes at the solution (orientation, scalar point-to-nail): then
+  // Newton projection is degenerate and the constraint is held by its stabilization alone.
+  virtual bool projectable() const { return true; }
 };
 
 }  // namespace tether::core

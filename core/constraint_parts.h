@@ -62,14 +62,22 @@ inline void addPointJacobian(ConstraintRows& out, const AnchorKinematics& k, con
   out.Ja[s].topRows(d) -= sign * E.topRows(d) * skew(k.r);
 }
 
+// The same with E = 1 (all three directions): Jl += sign 1, Ja -= sign [r]x.
+inline void addPointJacobian(ConstraintRows& out, const AnchorKinematics& k, double sign) {
+  if (k.body < 0) return;
+  const int s = out.slot(k.body);
+  out.Jl[s].diagonal().array() += sign;
+  out.Ja[s] -= sign * skew(k.r);
+}
+
 // The point pair D = p2 - p1 (point-to-nail, -path and -point all reduce to it):
 //   D1 = v2 - v1, D2 = (J a)_2 - (J a)_1 + acc2 - acc1.
 inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2, ConstraintRows& out) {
   out.D = k2.p - k1.p;
   out.D1 = k2.v - k1.v;
   out.c = k2.acc - k1.acc;
-  addPointJacobian(out, k1, Mat33::Identity(), -1.0);
-  addPointJacobian(out, k2, Mat33::Identity(), 1.0);
+  addPointJacobian(out, k1, -1.0);
+  addPointJacobian(out, k2, 1.0);
   out.point[0] = k1.p;
   out.point[1] = k2.p;
 }

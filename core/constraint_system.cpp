@@ -1,6 +1,7 @@
 #include "core/constraint_system.h"
 
 #include <Eigen/SVD>
+#include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <limits>
 
@@ -19,24 +20,54 @@ void forceMap(const ConstraintRows& r, int s, Mat33& G, Mat33& H) {
   }
 }
 
+constexpr double kRegularization = 1e-10;
+
+// The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
+Vec3 velocityTarget(const ConstraintRows& r, double tau, const Stabilization& stab) {
+  const double h = stab.h;
+  switch (stab.kind) {
+    case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau);
+    case StabilizationKind::Baumgarte:
+      return (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
+    case StabilizationKind::Implicit: return -r.D / h;
+  }
+  return Vec3::Zero();
+}
+
 }  // namespace
+
+const char* toString(SolvePath p) {
+  switch (p) {
+    case SolvePath::None: return "none";
+    case SolvePath::BlockLdlt: return "sparse block LDL^T";
+    case SolvePath::SparseLeastSquares: return "sparse least squares";
+    case SolvePath::DenseSvd: return "dense SVD";
+    case SolvePath::Regularized: return "regularized sparse";
+  }
+  return "?";
+}
 
 void ConstraintSystem::reset(const Model& model) {
   const size_t nc = model.constraints.size(), nb = model.bodies.size();
   m_rows.assign(nc, ConstraintRows{});
   m_rowOffset.assign(nc, -1);
   m_colOffset.assign(nc, -1);
+  m_node.assign(nc, -1);
   m_active.clear();
   m_active.reserve(nc);
   m_incidence.assign(nb, {});
   m_a0.assign(nb, Vec3::Zero());
   m_alpha0.assign(nb, Vec3::Zero());
   m_report = {};
+  m_matrixBuilt = false;
 }
 
 void ConstraintSystem::assemble(const Model& model, const Params& params, const EvalContext& ctx,
-                                const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text) {
+                                const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text, const Stabilization& stab) {
   if (m_rows.size() != model.constraints.size()) reset(model);
+  m_kin = &ctx.bodies;
+  m_matrixBuilt = false;
+  for (int j : m_active) m_node[size_t(j)] = -1;
   m_active.clear();
   for (auto& inc : m_incidence) inc.clear();
 
@@ -49,6 +80,7 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
 
   // evaluate the active constraints and lay out their rows and columns
   int rows = 0, cols = 0;
+  m_symmetric = true;
   for (size_t j = 0; j < model.constraints.size(); ++j) {
     m_rowOffset[j] = m_colOffset[j] = -1;
     if (!params.constraintEnabled[j]) continue;
@@ -56,29 +88,53 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
     bool present = true;
     for (int b : c.bodies()) present = present && params.bodyActive[size_t(b)];
     if (!present) continue;
-    c.evaluate(ctx, m_rows[j]);
+    ConstraintRows& r = m_rows[j];
+    c.evaluate(ctx, r);
+    m_node[j] = static_cast<int>(m_active.size());
     m_active.push_back(static_cast<int>(j));
     m_rowOffset[j] = rows;
     m_colOffset[j] = cols;
-    rows += m_rows[j].d;
-    cols += m_rows[j].f;
-    for (int s = 0; s < m_rows[j].nb; ++s) m_incidence[size_t(m_rows[j].body[s])].push_back({int(j), s});
+    rows += r.d;
+    cols += r.f;
+    m_symmetric = m_symmetric && !r.customForce;
+    for (int s = 0; s < r.nb; ++s) m_incidence[size_t(r.body[s])].push_back({int(j), s});
   }
 
-  // B
   m_B.setZero(rows);
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
-    const double tau = params.tau[size_t(j)];
-    Vec3 b = r.c + (2.0 / tau) * r.D1 + r.D / (tau * tau);
+    Vec3 b = Vec3::Zero();
+    if (stab.velocityLevel) {
+      b = (r.D1 - velocityTarget(r, params.tau[size_t(j)], stab)) / stab.h;
+    } else switch (stab.kind) {
+      case StabilizationKind::Tau: {
+        const double tau = params.tau[size_t(j)];
+        b = r.c + (2.0 / tau) * r.D1 + r.D / (tau * tau);
+        break;
+      }
+      case StabilizationKind::Baumgarte:
+        b = r.c + (2.0 * stab.alpha) * r.D1 + (stab.beta * stab.beta) * r.D;
+        break;
+      case StabilizationKind::Implicit:
+        // Hong et al. Eqn. 11: the velocity-product terms are dropped
+        b = r.D1 / stab.h + r.D / (stab.h * stab.h);
+        break;
+    }
     for (int s = 0; s < r.nb; ++s) b += r.Jl[s] * m_a0[size_t(r.body[s])] + r.Ja[s] * m_alpha0[size_t(r.body[s])];
     m_B.segment(m_rowOffset[size_t(j)], r.d) = b.head(r.d);
   }
+  m_report = {};
+  m_report.rows = rows;
+  m_report.cols = cols;
+  m_fc.setZero(cols);
+}
 
+const Eigen::SparseMatrix<double>& ConstraintSystem::matrix() const {
+  if (m_matrixBuilt) return m_M;
   // M, block by block through the bodies the constraints share
   m_triplets.clear();
   for (size_t i = 0; i < m_incidence.size(); ++i) {
-    const BodyKinematics& k = ctx.bodies[i];
+    const BodyKinematics& k = (*m_kin)[i];
     for (const auto& [kc, ks] : m_incidence[i]) {
       const ConstraintRows& rk = m_rows[size_t(kc)];
       const Mat33 gammaK = k.invMass * rk.Jl[ks];
@@ -94,42 +150,246 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
       }
     }
   }
-  m_M.resize(rows, cols);
+  m_M.resize(m_report.rows, m_report.cols);
   m_M.setFromTriplets(m_triplets.begin(), m_triplets.end());  // duplicates are summed
-  m_report.rows = rows;
-  m_report.cols = cols;
+  m_matrixBuilt = true;
+  return m_M;
 }
 
-void ConstraintSystem::solveDenseSvd() {
+void ConstraintSystem::solve(SolverKind kind) {
   const int rows = m_report.rows, cols = m_report.cols;
-  m_fc.setZero(cols);
-  m_report.rank = 0;
   m_report.bNorm = m_B.norm();
   if (rows == 0 || cols == 0) {
     m_report.residual = m_report.bNorm;
+    m_report.rank = 0;
     return;
   }
-  m_dense = Eigen::MatrixXd(m_M);
-  // a non-finite system (a diverging state) must not reach the SVD, which is undefined on
-  // NaN input: hand NaN forces on, so that the step loop sees the divergence and stops
-  if (!m_dense.allFinite() || !m_B.allFinite()) {
+  // a non-finite system (a diverging state) must not reach a factorization: hand NaN forces
+  // on, so that the step loop sees the divergence and stops
+  if (!m_B.allFinite()) {
     m_fc.setConstant(cols, std::numeric_limits<double>::quiet_NaN());
     m_report.residual = std::numeric_limits<double>::quiet_NaN();
     return;
   }
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd;
-  if (rows > 16 || cols > 16) {
-    Eigen::BDCSVD<Eigen::MatrixXd> big(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    big.setThreshold(kRankTolerance);
-    m_fc = big.solve(-m_B);
-    m_report.rank = static_cast<int>(big.rank());
+  if (kind == SolverKind::DenseSvd) {
+    m_report.reason = "the scene asks for the dense SVD";
+    solveDense();
+    return;
+  }
+  const bool small = rows <= kDenseLimit && kind == SolverKind::Auto;
+  if (m_symmetric) {
+    if (solveBlock(false)) {
+      m_report.reason = "every force follows virtual work (G = J^T): M = J W J^T is symmetric";
+      return;
+    }
+    if (small) {
+      m_report.reason = "M = J W J^T is singular (redundant or conflicting constraints)";
+      solveDense();
+      return;
+    }
+    m_report.reason = "M = J W J^T is singular and too large for the dense SVD";
+    solveBlock(true);
+    return;
+  }
+  if (solveLeastSquares(false)) {
+    m_report.reason = "a constraint applies its own forces (orientation: a pure torque), so M is not square";
+    return;
+  }
+  if (small) {
+    m_report.reason = "M is not square and M M^T is singular (redundant or conflicting constraints)";
+    solveDense();
+    return;
+  }
+  m_report.reason = "M is not square, M M^T is singular and too large for the dense SVD";
+  solveLeastSquares(true);
+}
+
+void ConstraintSystem::solveDense() {
+  m_report.path = SolvePath::DenseSvd;
+  m_dense = Eigen::MatrixXd(matrix());
+  if (!m_dense.allFinite()) {
+    m_fc.setConstant(m_report.cols, std::numeric_limits<double>::quiet_NaN());
+    m_report.residual = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  if (m_report.rows > 16 || m_report.cols > 16) {
+    Eigen::BDCSVD<Eigen::MatrixXd> svd(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(kRankTolerance);
+    m_fc = svd.solve(-m_B);
+    m_report.rank = static_cast<int>(svd.rank());
   } else {
-    svd.compute(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
     svd.setThreshold(kRankTolerance);
     m_fc = svd.solve(-m_B);
     m_report.rank = static_cast<int>(svd.rank());
   }
   m_report.residual = (m_M * m_fc + m_B).norm();
+}
+
+bool ConstraintSystem::solveBlock(bool regularize) {
+  m_main.select(m_active, m_rows, m_incidence);
+  m_main.assemble(m_rows, *m_kin, m_incidence);
+  const bool ok = m_main.factorize(regularize ? kRegularization : 0.0);
+  if (!ok && !regularize) return false;
+  // right-hand side -B, padded to 3 per node
+  const int n = static_cast<int>(m_active.size());
+  m_r.setZero(3 * n);
+  for (int node = 0; node < n; ++node) {
+    const int j = m_active[size_t(node)];
+    m_r.segment(3 * node, m_rows[size_t(j)].d) = -m_B.segment(m_rowOffset[size_t(j)], m_rows[size_t(j)].d);
+  }
+  m_x = m_r;
+  m_main.solve(m_x);
+  if (regularize) {
+    // iterative refinement against the unregularized matrix
+    Eigen::VectorXd r(3 * n), dx;
+    for (int it = 0; it < 2; ++it) {
+      m_main.multiply(m_x, r);
+      dx = m_r - r;
+      m_main.solve(dx);
+      m_x += dx;
+    }
+  }
+  m_report.path = regularize ? SolvePath::Regularized : SolvePath::BlockLdlt;
+  m_report.rank = regularize ? -1 : m_report.rows;
+  for (int node = 0; node < n; ++node) {
+    const int j = m_active[size_t(node)];
+    m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].d) = m_x.segment(3 * node, m_rows[size_t(j)].d);
+  }
+  // residual M Fc + B, with the assembled blocks
+  m_main.multiply(m_x, m_r);
+  double res = 0.0;
+  for (int node = 0; node < n; ++node) {
+    const int j = m_active[size_t(node)];
+    const int d = m_rows[size_t(j)].d;
+    res += (m_r.segment(3 * node, d) + m_B.segment(m_rowOffset[size_t(j)], d)).squaredNorm();
+  }
+  m_report.residual = std::sqrt(res);
+  return ok;
+}
+
+void ConstraintSystem::factorMassWeighted(const Model& model, const std::vector<std::uint8_t>& include) {
+  thread_local std::vector<int> chosen;
+  chosen.clear();
+  for (int j : m_active)
+    if (include[size_t(j)] && model.constraints[size_t(j)]->projectable()) chosen.push_back(j);
+  m_projection.select(chosen, m_rows, m_incidence);
+  if (chosen.empty()) return;
+  m_projection.assemble(m_rows, *m_kin, m_incidence);
+  if (!m_projection.factorize(0.0)) {
+    // singular (redundant constraints): a regularized factorization keeps corrections bounded
+    m_projection.assemble(m_rows, *m_kin, m_incidence);
+    m_projection.factorize(1e-8);
+  }
+}
+
+void ConstraintSystem::solveFactored(Eigen::VectorXd& rhs) {
+  const std::vector<int>& nodes = m_projection.constraints();
+  m_x.setZero(3 * static_cast<Eigen::Index>(nodes.size()));
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    const int j = nodes[node];
+    m_x.segment(3 * Eigen::Index(node), m_rows[size_t(j)].d) = rhs.segment(m_rowOffset[size_t(j)], m_rows[size_t(j)].d);
+  }
+  if (!nodes.empty()) m_projection.solve(m_x);
+  rhs.setZero();
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    const int j = nodes[node];
+    rhs.segment(m_rowOffset[size_t(j)], m_rows[size_t(j)].d) = m_x.segment(3 * Eigen::Index(node), m_rows[size_t(j)].d);
+  }
+}
+
+bool ConstraintSystem::solveLeastSquares(bool regularize) {
+  // minimum-norm least squares: Fc = M^T y, (M M^T) y = -B
+  const Eigen::SparseMatrix<double>& M = matrix();
+  Eigen::SparseMatrix<double> A = M * M.transpose();
+  double scale = 0.0;
+  for (int i = 0; i < A.rows(); ++i) scale = std::max(scale, A.coeff(i, i));
+  if (regularize) {
+    for (int i = 0; i < A.rows(); ++i) A.coeffRef(i, i) += kRegularization * scale;
+  }
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(A);
+  bool ok = ldlt.info() == Eigen::Success;
+  if (ok) {
+    const Eigen::VectorXd d = ldlt.vectorD();
+    ok = d.minCoeff() > 1e-12 * scale;
+  }
+  if (!ok && !regularize) return false;
+  Eigen::VectorXd y = ldlt.solve(-m_B);
+  if (regularize) {
+    const Eigen::SparseMatrix<double> A0 = M * M.transpose();
+    for (int it = 0; it < 2; ++it) y += ldlt.solve(-m_B - A0 * y);
+  }
+  m_fc = M.transpose() * y;
+  m_report.path = regularize ? SolvePath::Regularized : SolvePath::SparseLeastSquares;
+  m_report.rank = regularize ? -1 : m_report.rows;
+  m_report.residual = (M * m_fc + m_B).norm();
+  return ok;
+}
+
+void ConstraintSystem::sequentialImpulses(const Model& model, const Params& params, const Stabilization& stab,
+                                          int sweeps, std::vector<Vec3>& P, std::vector<Vec3>& L,
+                                          std::vector<Vec3>& impulses) {
+  (void)model;
+  const std::vector<BodyKinematics>& kin = *m_kin;
+  const double h = stab.h;
+  // per constraint: target rate, the explicit-time part of D1, and K = J W G with its
+  // minimum-norm inverse K^T (K K^T)^-1
+  thread_local std::vector<Vec3> target;
+  thread_local std::vector<Mat33> Kinv;
+  target.resize(m_rows.size());
+  Kinv.resize(m_rows.size());
+  auto rate = [&](const ConstraintRows& r) {  // J u with the current momenta
+    Vec3 ju = Vec3::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      const size_t b = size_t(r.body[s]);
+      ju += r.Jl[s] * (kin[b].invMass * P[b]) + r.Ja[s] * (kin[b].invI * L[b]);
+    }
+    return ju;
+  };
+  for (int j : m_active) {
+    const ConstraintRows& r = m_rows[size_t(j)];
+    const Vec3 d1 = velocityTarget(r, params.tau[size_t(j)], stab);
+    // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
+    Vec3 ju0 = Vec3::Zero();
+    for (int s = 0; s < r.nb; ++s) ju0 += r.Jl[s] * kin[size_t(r.body[s])].v + r.Ja[s] * kin[size_t(r.body[s])].w;
+    target[size_t(j)] = d1 - (r.D1 - ju0);
+    Mat33 K = Mat33::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      Mat33 G, H;
+      forceMap(r, s, G, H);
+      const BodyKinematics& k = kin[size_t(r.body[s])];
+      K.noalias() += k.invMass * r.Jl[s] * G + r.Ja[s] * k.invI * H;
+    }
+    const Eigen::MatrixXd Kd = K.topLeftCorner(r.d, r.f);
+    const Eigen::MatrixXd KKt = Kd * Kd.transpose();
+    Mat33 inv = Mat33::Zero();
+    if (KKt.determinant() > 1e-300) inv.topLeftCorner(r.f, r.d) = Kd.transpose() * KKt.inverse();
+    Kinv[size_t(j)] = inv;
+  }
+  auto apply = [&](const ConstraintRows& r, const Vec3& lambda) {
+    for (int s = 0; s < r.nb; ++s) {
+      Mat33 G, H;
+      forceMap(r, s, G, H);
+      P[size_t(r.body[s])] += G * lambda;
+      L[size_t(r.body[s])] += H * lambda;
+    }
+  };
+  // warm start with last step's impulses
+  for (int j : m_active) apply(m_rows[size_t(j)], impulses[size_t(j)]);
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int j : m_active) {
+      const ConstraintRows& r = m_rows[size_t(j)];
+      Vec3 err = target[size_t(j)] - rate(r);
+      err.tail(3 - r.d).setZero();
+      const Vec3 dl = Kinv[size_t(j)] * err;
+      impulses[size_t(j)] += dl;
+      apply(r, dl);
+    }
+  for (size_t j = 0; j < impulses.size(); ++j)
+    if (m_node[j] < 0) impulses[j].setZero();
+  for (int j : m_active) m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].f) = impulses[size_t(j)].head(m_rows[size_t(j)].f) / h;
+  m_report.path = SolvePath::None;
+  m_report.reason = "sequential impulses";
 }
 
 void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const {
@@ -161,34 +421,32 @@ ConflictReport ConstraintSystem::conflicts() const {
   ConflictReport out;
   const int rows = m_report.rows;
   if (rows == 0) return out;
-  const Eigen::MatrixXd dense(m_M);
+  const Eigen::MatrixXd dense(matrix());
   if (!dense.allFinite() || !m_B.allFinite()) return out;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(dense, Eigen::ComputeFullU);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(dense, Eigen::ComputeFullU | Eigen::ComputeFullV);
   svd.setThreshold(kRankTolerance);
   const int rank = static_cast<int>(svd.rank());
+  out.rank = rank;
   auto owner = [&](int row) {
     for (int j : m_active)
       if (row >= m_rowOffset[size_t(j)] && row < m_rowOffset[size_t(j)] + m_rows[size_t(j)].d) return j;
     return -1;
   };
+  auto add = [](std::vector<int>& v, int j) {
+    if (std::find(v.begin(), v.end(), j) == v.end()) v.push_back(j);
+  };
   // rows that take part in a left null vector of M are linearly dependent on others
   if (rank < rows) {
     const Eigen::MatrixXd Un = svd.matrixU().rightCols(rows - rank);
     for (int r = 0; r < rows; ++r)
-      if (Un.row(r).norm() > 1e-6) {
-        const int j = owner(r);
-        if (std::find(out.redundant.begin(), out.redundant.end(), j) == out.redundant.end()) out.redundant.push_back(j);
-      }
+      if (Un.row(r).norm() > 1e-6) add(out.redundant, owner(r));
   }
   // equations left unsatisfied by the least-squares solution
-  const Eigen::VectorXd res = m_M * m_fc + m_B;
+  const Eigen::VectorXd fc = svd.solve(-m_B);
+  const Eigen::VectorXd res = dense * fc + m_B;
   const double tol = 1e-8 * std::max(1.0, m_B.cwiseAbs().maxCoeff());
   for (int r = 0; r < rows; ++r)
-    if (std::abs(res(r)) > tol) {
-      const int j = owner(r);
-      if (std::find(out.conflicting.begin(), out.conflicting.end(), j) == out.conflicting.end())
-        out.conflicting.push_back(j);
-    }
+    if (std::abs(res(r)) > tol) add(out.conflicting, owner(r));
   return out;
 }
 

@@ -4,6 +4,11 @@
 
 namespace tether::core {
 
+Stabilization stabilization(const Settings& s, double h) {
+  return {s.stabilization, s.baumgarteAlpha, s.baumgarteBeta, h,
+          s.integrator == IntegratorKind::SemiImplicitEuler || s.solver == SolverKind::SequentialImpulses};
+}
+
 void StepContext::reset(const Model& model) {
   const size_t nb = model.bodies.size();
   const Eigen::Index n = static_cast<Eigen::Index>(nb) * kBodyDofs;
@@ -58,8 +63,9 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
   accumulateExternalForces(model, params, ectx, ctx.F, ctx.T);
 
   // stages: assemble and solve the constraint-force equation, then the net force and torque
-  ctx.system.assemble(model, params, ectx, ctx.F, ctx.T);
-  ctx.system.solveDenseSvd();
+  const Settings& st = model.settings;
+  ctx.system.assemble(model, params, ectx, ctx.F, ctx.T, stabilization(st, ctx.h));
+  ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
 
   // stage: the derivative (paper Fig. 16; dq/dt = 1/2 w q with w as a pure quaternion)

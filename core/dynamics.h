@@ -27,10 +27,14 @@ struct StepContext {
   Eigen::VectorXd y, dy, ytmp, yerr;      // integrator work vectors
   Eigen::VectorXd k[7];
   double hNext = 0.0;                     // RK45: proposed next step, s
+  double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   long evaluations = 0;                   // right-hand-side evaluations so far
 
   void reset(const Model& model);
 };
+
+// The stabilization of a scene's settings for a step h (velocity level for semi-implicit Euler).
+Stabilization stabilization(const Settings& s, double h);
 
 void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y);
 void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);

@@ -33,6 +33,14 @@ void writeCsvRows(std::ostream& os, const Model& m, const State& st) {
 
 }  // namespace
 
+void SettingsOverrides::applyTo(Settings& s) const {
+  if (dt) s.dt = *dt;
+  if (integrator) s.integrator = *integrator;
+  if (solver) s.solver = *solver;
+  if (stabilization) s.stabilization = *stabilization;
+  if (projection) s.projection = *projection;
+}
+
 double RunSummary::maxDeviationAfterAssembly() const {
   double m = 0.0;
   for (const auto& c : constraints) m = std::max(m, c.maxDeviation);
@@ -41,8 +49,7 @@ double RunSummary::maxDeviationAfterAssembly() const {
 
 RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   Scene scene = sceneIn;
-  if (opt.dt) scene.settings.dt = *opt.dt;
-  if (opt.integrator) scene.settings.integrator = *opt.integrator;
+  opt.overrides.applyTo(scene.settings);
   auto model = std::make_shared<const Model>(compile(scene));
   const double until = opt.until.value_or(scene.settings.duration);
   const double dt = scene.settings.dt;
@@ -150,10 +157,17 @@ CheckReport checkScene(const Scene& scene) {
   r.activeConstraints = static_cast<int>(sys.active().size());
   r.rows = sys.report().rows;
   r.cols = sys.report().cols;
-  r.rank = sys.report().rank;
-  r.residual = sys.report().residual;
-  r.solver = "dense-svd (the scene's setting): least-squares / minimum-norm, any shape or rank";
   const ConflictReport c = sys.conflicts();
+  r.rank = c.rank;
+  r.residual = sys.report().residual;
+  const Settings& st = model->settings;
+  r.solver = std::string(toString(st.solver)) + ": ";
+  if (st.solver == SolverKind::SequentialImpulses)
+    r.solver += "velocity-level sequential impulses, " + std::to_string(st.solverIterations) +
+                " sweeps per step, warm started (for reports the forces are solved as auto: ";
+  r.solver += std::string(toString(sys.report().path)) + ", because " + sys.report().reason;
+  if (st.solver == SolverKind::SequentialImpulses) r.solver += ")";
+  r.solver += "; stabilization: " + std::string(toString(st.stabilization)) + (st.projection ? " + position projection" : "");
   for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
   for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
   // the paper's orientation constraint (D = b . N - 1) has a zero gradient at alignment: two

@@ -10,10 +10,19 @@
 
 namespace tether::core {
 
+// Command-line overrides of a scene's settings.
+struct SettingsOverrides {
+  std::optional<double> dt;                    // s
+  std::optional<IntegratorKind> integrator;
+  std::optional<SolverKind> solver;
+  std::optional<StabilizationKind> stabilization;
+  std::optional<bool> projection;
+  void applyTo(Settings& s) const;
+};
+
 struct RunOptions {
   std::optional<double> until;                 // s; default settings.duration
-  std::optional<double> dt;                    // s; overrides settings.dt
-  std::optional<IntegratorKind> integrator;    // overrides settings.integrator
+  SettingsOverrides overrides;
   std::ostream* csv = nullptr;                 // t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
   int every = 1;                               // write every k-th step to the CSV
 };

@@ -1,6 +1,9 @@
 #include "core/integrator.h"
 
 #include <algorithm>
+#include <limits>
+
+#include "core/forces.h"
 #include <cmath>
 
 namespace tether::core {
@@ -14,6 +17,7 @@ void normalizeQuaternions(Eigen::VectorXd& y) {
 }
 
 void stepRK4(const Model& model, const Params& p, double t, double h, StepContext& c) {
+  c.h = h;
   // y' = y + h/6 (k1 + 2 k2 + 2 k3 + k4)
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
   c.ytmp = c.y + (0.5 * h) * c.k[0];
@@ -26,6 +30,7 @@ void stepRK4(const Model& model, const Params& p, double t, double h, StepContex
 }
 
 void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c) {
+  c.h = h;
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
   // kick: momenta
   for (Eigen::Index i = 0; i + kBodyDofs <= c.y.size(); i += kBodyDofs)
@@ -41,6 +46,164 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
     const Quat dq = Quat(0.0, w.x(), w.y(), w.z()) * q;
     c.y.segment<4>(i + 3) += (0.5 * h) * Eigen::Vector4d(dq.w(), dq.x(), dq.y(), dq.z());
+  }
+}
+
+namespace {
+
+// The force stages up to assembly at (t, y): kinematics, external forces, constraint rows.
+void assembleAt(const Model& model, const Params& p, double t, StepContext& c) {
+  unpack(c.y, c.bodies);
+  bodyKinematics(model, p, c.bodies, c.kin);
+  const EvalContext ectx{c.kin, model.paths, t};
+  for (size_t i = 0; i < c.F.size(); ++i) {
+    c.F[i].setZero();
+    c.T[i].setZero();
+  }
+  accumulateExternalForces(model, p, ectx, c.F, c.T);
+  c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h));
+}
+
+}  // namespace
+
+void stepSequentialImpulses(const Model& model, const Params& p, double t, double h, StepContext& c,
+                            std::vector<Vec3>& impulses) {
+  c.h = h;
+  ++c.evaluations;
+  assembleAt(model, p, t, c);
+  const size_t nb = model.bodies.size();
+  thread_local std::vector<Vec3> P, L;
+  P.resize(nb);
+  L.resize(nb);
+  for (size_t i = 0; i < nb; ++i) {
+    P[i] = c.bodies[i].P + h * c.F[i];
+    L[i] = c.bodies[i].L + h * c.T[i];  // world-frame L: no gyroscopic term
+  }
+  c.system.sequentialImpulses(model, p, stabilization(model.settings, h), model.settings.solverIterations, P, L,
+                              impulses);
+  for (size_t i = 0; i < nb; ++i) {
+    const BodyKinematics& k = c.kin[i];
+    if (k.invMass == 0.0) continue;
+    const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
+    const Vec3 v = k.invMass * P[i], w = k.invI * L[i];
+    c.y.segment<3>(o) += h * v;
+    const Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
+    const Quat dq = Quat(0.0, w.x(), w.y(), w.z()) * q;
+    c.y.segment<4>(o + 3) += (0.5 * h) * Eigen::Vector4d(dq.w(), dq.x(), dq.y(), dq.z());
+    c.y.segment<3>(o + 7) = P[i];
+    c.y.segment<3>(o + 10) = L[i];
+  }
+}
+
+void projectPositions(const Model& model, const Params& p, double t, StepContext& c,
+                      std::vector<std::uint8_t>& assembled) {
+  thread_local Eigen::VectorXd mu;
+  const ConstraintSystem& sys = c.system;
+  // which constraints count as assembled: sticky from the first step they are met
+  auto updateAssembled = [&] {
+    std::vector<std::uint8_t> was(assembled.size(), 0);
+    for (int j : sys.active()) was[size_t(j)] = assembled[size_t(j)];
+    for (size_t j = 0; j < assembled.size(); ++j) assembled[j] = was[j];
+    for (int j : sys.active()) {
+      const ConstraintRows& r = sys.rows()[size_t(j)];
+      if (r.D.head(r.d).cwiseAbs().maxCoeff() <= kProjectionThreshold) assembled[size_t(j)] = 1;
+    }
+  };
+  // the right-hand side: D (or D1) of the assembled constraints, 0 for the others
+  auto gather = [&](bool rates) {
+    double maxD = 0.0;
+    mu.setZero(sys.report().rows);
+    for (int j : sys.active()) {
+      const ConstraintRows& r = sys.rows()[size_t(j)];
+      const double size = r.D.head(r.d).cwiseAbs().maxCoeff();
+      if (!assembled[size_t(j)]) continue;
+      mu.segment(sys.rowOffset()[size_t(j)], r.d) = (rates ? r.D1 : r.D).head(r.d);
+      maxD = std::max(maxD, rates ? r.D1.head(r.d).cwiseAbs().maxCoeff() : size);
+    }
+    return maxD;
+  };
+  // -W J^T mu per body (or -J^T mu for momenta): computed first, applied only when the step is
+  // trustworthy (a Newton step removes D, so it is about D's size; a far larger one comes from
+  // nearly redundant constraints and would throw the bodies apart)
+  thread_local std::vector<Vec3> dLin, dAng;
+  thread_local Eigen::VectorXd yBefore;
+  auto correct = [&](bool momenta, double size) {
+    dLin.assign(c.kin.size(), Vec3::Zero());
+    dAng.assign(c.kin.size(), Vec3::Zero());
+    for (int j : sys.active()) {
+      const ConstraintRows& r = sys.rows()[size_t(j)];
+      Vec3 m = Vec3::Zero();
+      m.head(r.d) = mu.segment(sys.rowOffset()[size_t(j)], r.d);
+      if (m.isZero(0.0)) continue;
+      for (int s = 0; s < r.nb; ++s) {
+        const size_t b = size_t(r.body[s]);
+        dLin[b] -= r.Jl[s].transpose() * m;
+        dAng[b] -= r.Ja[s].transpose() * m;
+      }
+    }
+    if (momenta) {
+      // the rates after the impulse, predicted from the rows (they are linear in the momenta):
+      // accept only if the largest assembled rate decreases
+      double after = 0.0;
+      for (int j : sys.active()) {
+        if (!assembled[size_t(j)] || !model.constraints[size_t(j)]->projectable()) continue;
+        const ConstraintRows& r = sys.rows()[size_t(j)];
+        Vec3 rate = r.D1;
+        for (int s = 0; s < r.nb; ++s) {
+          const size_t b = size_t(r.body[s]);
+          rate += r.Jl[s] * (c.kin[b].invMass * dLin[b]) + r.Ja[s] * (c.kin[b].invI * dAng[b]);
+        }
+        after = std::max(after, rate.head(r.d).cwiseAbs().maxCoeff());
+      }
+      if (!(after < size)) return false;
+    } else {
+      for (size_t b = 0; b < c.kin.size(); ++b) {
+        dLin[b] *= c.kin[b].invMass;
+        dAng[b] = c.kin[b].invI * dAng[b];
+      }
+    }
+    for (size_t b = 0; b < c.kin.size(); ++b) {
+      const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
+      if (momenta) {
+        c.y.segment<3>(o + 7) += dLin[b];
+        c.y.segment<3>(o + 10) += dAng[b];
+        continue;
+      }
+      c.y.segment<3>(o) += dLin[b];
+      const double angle = dAng[b].norm();
+      if (angle > 0.0) {
+        Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
+        q = Quat(Eigen::AngleAxisd(angle, dAng[b] / angle)) * q;
+        c.y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+      }
+    }
+    return true;
+  };
+  assembleAt(model, p, t, c);
+  updateAssembled();
+  if (sys.active().empty()) return;
+  for (int it = 0; it < 6; ++it) {
+    const double maxD = gather(false);
+    if (maxD <= kProjectionTolerance || !std::isfinite(maxD)) break;
+    c.system.factorMassWeighted(model, assembled);
+    c.system.solveFactored(mu);
+    yBefore = c.y;
+    correct(false, maxD);
+    assembleAt(model, p, t, c);  // new D (and rows) at the corrected positions
+    if (!(gather(false) < maxD)) {
+      // no decrease: the step is not to be trusted (nearly redundant constraints make J W J^T
+      // nearly singular); keep the positions before it and leave the rest to tau
+      c.y = yBefore;
+      assembleAt(model, p, t, c);
+      break;
+    }
+  }
+  // velocities: the rates of the assembled constraints (a velocity scale of its own)
+  const double maxRate = gather(true);
+  if (maxRate > 0.0) {
+    c.system.factorMassWeighted(model, assembled);
+    c.system.solveFactored(mu);
+    correct(true, maxRate);
   }
 }
 
@@ -64,8 +227,10 @@ constexpr double kE[7] = {35.0 / 384 - 5179.0 / 57600, 0.0, 500.0 / 1113 - 7571.
 double stepRK45(const Model& model, const Params& p, double t, double h, double tol, StepContext& c) {
   // (no first-same-as-last reuse: every step starts from f(y) so that a run resumed from a
   // saved State repeats the uninterrupted run bit for bit)
+  c.h = h;
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
   for (int attempt = 0;; ++attempt) {
+    c.h = h;
     for (int s = 1; s < 7; ++s) {
       c.ytmp = c.y;
       for (int j = 0; j < s; ++j)

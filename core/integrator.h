@@ -18,6 +18,30 @@ void stepSemiImplicitEuler(const Model& model, const Params& params, double t, d
 // for the next one.
 double stepRK45(const Model& model, const Params& params, double t, double h, double tol, StepContext& ctx);
 
+// Sequential impulses at the velocity level (settings.solver = sequential-impulses): momenta
+// get the external impulse, then the constraint impulses (ConstraintSystem::sequentialImpulses,
+// warm-started from and returning `impulses`), then positions move with the new velocities
+// (semi-implicit Euler).
+void stepSequentialImpulses(const Model& model, const Params& params, double t, double h, StepContext& ctx,
+                            std::vector<Vec3>& impulses);
+
+// Projection after a step (post-stabilization) of the constraints that are assembled: met to
+// within kProjectionThreshold at some step since they became active (`assembled`, kept in the
+// State). The others keep their D and D1 to first order, so that they go on assembling with
+// their tau. Positions: Gauss-Newton on the deviations with the mass metric,
+// the smallest mass-weighted correction dq that cancels D to first order,
+//   min 1/2 dq^T W^-1 dq  subject to  D + J dq = 0   =>   dq = -W J^T (J W J^T)^-1 D,
+// applied as x += dx, q <- exp(dtheta) q: Newton's method (quadratic convergence, J W J^T
+// refactorized each time) until max |D| <= kProjectionTolerance, at most 6 times. A step that
+// does not decrease max |D| (nearly redundant constraints make J W J^T nearly singular) is
+// undone: projection stands down for that step and tau holds. Then
+// velocities, by the same projection of the momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0
+// (applied only if it decreases the largest rate).
+inline constexpr double kProjectionThreshold = 1e-3;
+inline constexpr double kProjectionTolerance = 1e-10;
+void projectPositions(const Model& model, const Params& params, double t, StepContext& ctx,
+                      std::vector<std::uint8_t>& assembled);
+
 // Renormalize every quaternion in y.
 void normalizeQuaternions(Eigen::VectorXd& y);
 

@@ -164,6 +164,8 @@ State Model::initialState() const {
   st.t = 0.0;
   st.params = initialParams;
   for (const BodyModel& b : bodies) st.bodies.push_back(b.initial);
+  st.impulses.assign(constraints.size(), Vec3::Zero());
+  st.assembled.assign(constraints.size(), 0);
   st.nextEvent = 0;
   return st;
 }

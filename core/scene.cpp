@@ -69,9 +69,33 @@ const char* toString(IntegratorKind k) {
 
 const char* toString(SolverKind k) {
   switch (k) {
+    case SolverKind::Auto: return "auto";
     case SolverKind::DenseSvd: return "dense-svd";
+    case SolverKind::Sparse: return "sparse";
+    case SolverKind::SequentialImpulses: return "sequential-impulses";
   }
   return "?";
+}
+
+const char* toString(StabilizationKind k) {
+  switch (k) {
+    case StabilizationKind::Tau: return "tau";
+    case StabilizationKind::Baumgarte: return "baumgarte";
+    case StabilizationKind::Implicit: return "implicit";
+  }
+  return "?";
+}
+
+std::optional<SolverKind> solverFromString(const std::string& s) {
+  for (SolverKind k : {SolverKind::Auto, SolverKind::DenseSvd, SolverKind::Sparse, SolverKind::SequentialImpulses})
+    if (s == toString(k)) return k;
+  return std::nullopt;
+}
+
+std::optional<StabilizationKind> stabilizationFromString(const std::string& s) {
+  for (StabilizationKind k : {StabilizationKind::Tau, StabilizationKind::Baumgarte, StabilizationKind::Implicit})
+    if (s == toString(k)) return k;
+  return std::nullopt;
 }
 
 std::optional<IntegratorKind> integratorFromString(const std::string& s) {

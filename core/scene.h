@@ -139,14 +139,34 @@ struct EventDef {
 };
 
 enum class IntegratorKind { RK4, RK45, SemiImplicitEuler };
-enum class SolverKind { DenseSvd };
+// How the constraint-force equation is solved (see core/constraint_system.h):
+//   auto: the sparse block LDL^T when M is symmetric, sparse least squares when it is not,
+//         dense SVD (or a regularized solve, for large systems) when M is singular
+//   dense-svd: always the paper's SVD (the reference)
+//   sparse: the sparse paths only (regularized when singular)
+//   sequential-impulses: velocity-level iterative impulses with warm starting (Robson); steps
+//         with semi-implicit Euler whatever the integrator setting
+enum class SolverKind { Auto, DenseSvd, Sparse, SequentialImpulses };
+// How constraint drift is fed back into the equation:
+//   tau: Barzel & Barr, D'' + 2/tau D' + D/tau^2 = 0 per constraint
+//   baumgarte: D'' + 2 alpha D' + beta^2 D = 0 with scene-wide alpha, beta
+//   implicit: Hong et al., velocities at the end of the step satisfy D + h D' = 0
+enum class StabilizationKind { Tau, Baumgarte, Implicit };
 
 struct Settings {
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  // m/s^2; applies to every dynamic body
   bool gravityOn = true;
   double dt = 1e-3;                      // s: step (RK4, Euler) or output interval (RK45)
-  IntegratorKind integrator = IntegratorKind::RK4;
-  SolverKind solver = SolverKind::DenseSvd;
+  // Default: semi-implicit Euler at the velocity level with Barzel's tau and projection of the
+  // assembled constraints: one force evaluation per step, joints held to 1e-10 m, assembly
+  // still animated by tau. The paper's examples and the analytic tests use rk4.
+  IntegratorKind integrator = IntegratorKind::SemiImplicitEuler;
+  SolverKind solver = SolverKind::Auto;
+  int solverIterations = 30;             // sequential impulses: sweeps per step
+  StabilizationKind stabilization = StabilizationKind::Tau;
+  double baumgarteAlpha = 10.0;          // 1/s
+  double baumgarteBeta = 10.0;           // 1/s
+  bool projection = true;                // project assembled constraints after each step
   double defaultTau = 0.1;               // s
   double tolerance = 1e-8;               // RK45 error tolerance per step (relative + absolute)
   double duration = 10.0;                // s: default length of a headless run
@@ -171,6 +191,9 @@ const char* toString(ConstraintKind k);
 const char* toString(EventAction a);
 const char* toString(IntegratorKind k);
 const char* toString(SolverKind k);
+const char* toString(StabilizationKind k);
+std::optional<SolverKind> solverFromString(const std::string& s);
+std::optional<StabilizationKind> stabilizationFromString(const std::string& s);
 std::optional<IntegratorKind> integratorFromString(const std::string& s);
 
 }  // namespace tether::core

@@ -127,7 +127,10 @@ constexpr EventAction kActions[] = {EventAction::Enable, EventAction::Disable, E
                                     EventAction::Remove, EventAction::Set};
 constexpr IntegratorKind kIntegrators[] = {IntegratorKind::RK4, IntegratorKind::RK45,
                                            IntegratorKind::SemiImplicitEuler};
-constexpr SolverKind kSolvers[] = {SolverKind::DenseSvd};
+constexpr SolverKind kSolvers[] = {SolverKind::Auto, SolverKind::DenseSvd, SolverKind::Sparse,
+                                   SolverKind::SequentialImpulses};
+constexpr StabilizationKind kStabilizations[] = {StabilizationKind::Tau, StabilizationKind::Baumgarte,
+                                                 StabilizationKind::Implicit};
 
 // "rod1.end2" -> body point; "nail:n1" -> nail; "path:p1" -> path;
 // {"body": "rod1", "local": [x, y, z]} -> body-local point.
@@ -498,6 +501,15 @@ Settings readSettings(const json& v, const std::string& where) {
   s.dt = o.number("dt", s.dt);
   s.integrator = enumFrom(o.string("integrator", toString(s.integrator)), kIntegrators, o.at("integrator"));
   s.solver = enumFrom(o.string("solver", toString(s.solver)), kSolvers, o.at("solver"));
+  if (const json* it = o.get("solver_iterations")) {
+    if (!it->is_number_integer()) fail(o.at("solver_iterations"), "must be a whole number");
+    s.solverIterations = it->get<int>();
+  }
+  s.stabilization = enumFrom(o.string("stabilization", toString(s.stabilization)), kStabilizations,
+                             o.at("stabilization"));
+  s.baumgarteAlpha = o.number("baumgarte_alpha", s.baumgarteAlpha);
+  s.baumgarteBeta = o.number("baumgarte_beta", s.baumgarteBeta);
+  s.projection = o.boolean("projection", s.projection);
   s.defaultTau = o.number("default_tau", s.defaultTau);
   s.tolerance = o.number("tolerance", s.tolerance);
   s.duration = o.number("duration", s.duration);
@@ -509,6 +521,8 @@ Settings readSettings(const json& v, const std::string& where) {
 json writeSettings(const Settings& s) {
   json j{{"gravity", vec(s.gravity)}, {"gravity_on", s.gravityOn}, {"dt", s.dt},
          {"integrator", toString(s.integrator)}, {"solver", toString(s.solver)},
+         {"solver_iterations", s.solverIterations}, {"stabilization", toString(s.stabilization)},
+         {"baumgarte_alpha", s.baumgarteAlpha}, {"baumgarte_beta", s.baumgarteBeta}, {"projection", s.projection},
          {"default_tau", s.defaultTau}, {"tolerance", s.tolerance}, {"duration", s.duration}};
   if (s.assemblyTime) j["assembly_time"] = *s.assemblyTime;
   return j;

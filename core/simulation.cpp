@@ -34,7 +34,10 @@ bool Simulation::stepOnce(double h) {
   const Model& m = *m_model;
   pack(m_state.bodies, m_ctx.y);
   double taken = h;
-  switch (m.settings.integrator) {
+  if (m.settings.solver == SolverKind::SequentialImpulses) {
+    if (m_state.impulses.size() != m.constraints.size()) m_state.impulses.assign(m.constraints.size(), Vec3::Zero());
+    stepSequentialImpulses(m, m_state.params, m_state.t, h, m_ctx, m_state.impulses);
+  } else switch (m.settings.integrator) {
     case IntegratorKind::RK4: stepRK4(m, m_state.params, m_state.t, h, m_ctx); break;
     case IntegratorKind::SemiImplicitEuler: stepSemiImplicitEuler(m, m_state.params, m_state.t, h, m_ctx); break;
     case IntegratorKind::RK45:
@@ -43,6 +46,11 @@ bool Simulation::stepOnce(double h) {
       break;
   }
   normalizeQuaternions(m_ctx.y);
+  if (m.settings.projection && m_ctx.y.allFinite()) {
+    if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
+    projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled);
+    normalizeQuaternions(m_ctx.y);
+  }
   if (!m_ctx.y.allFinite()) return false;
   unpack(m_ctx.y, m_state.bodies);
   m_state.t += taken;

@@ -314,6 +314,9 @@ void validateScene(const Scene& s) {
   positive(st.duration, "settings.duration");
   if (st.assemblyTime && *st.assemblyTime < 0.0) fail("settings.assembly_time", "must be >= 0");
   if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
+  if (st.solverIterations < 1 || st.solverIterations > 100000) fail("settings.solver_iterations", "must be in 1..100000");
+  if (!(st.baumgarteAlpha >= 0.0)) fail("settings.baumgarte_alpha", "must be >= 0");
+  if (!(st.baumgarteBeta >= 0.0)) fail("settings.baumgarte_beta", "must be >= 0");
 
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));

@@ -4,10 +4,10 @@
 
 namespace tether::core {
 
-std::vector<int> Distance::bodies() const {
-  std::vector<int> out;
+BodyList Distance::bodies() const {
+  BodyList out;
   for (const Anchor* a : {&m_a, &m_b})
-    if (a->kind == Anchor::Kind::Body) out.push_back(a->index);
+    if (a->kind == Anchor::Kind::Body) out.b[out.n++] = a->index;
   return out;
 }
 

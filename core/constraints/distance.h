@@ -11,7 +11,7 @@ class Distance final : public Constraint {
  public:
   Distance(Anchor a, Anchor b, double length) : m_a(a), m_b(b), m_length(length) {}
   int rows() const override { return 1; }
-  std::vector<int> bodies() const override;
+  BodyList bodies() const override;
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

@@ -18,8 +18,9 @@ class Orientation final : public Constraint {
       : m_body(body), m_axis(axisBody.normalized()), m_dir(direction.normalized()) {}
   int rows() const override { return 1; }
   int forceDofs() const override { return 3; }
-  std::vector<int> bodies() const override { return {m_body}; }
+  BodyList bodies() const override { return {m_body}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool projectable() const override { return false; }
 
  private:
   int m_body;

@@ -12,7 +12,7 @@ class PointOnLine final : public Constraint {
  public:
   PointOnLine(Anchor point, Vec3 origin, Vec3 direction);
   int rows() const override { return 2; }
-  std::vector<int> bodies() const override { return {m_point.index}; }
+  BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

@@ -11,7 +11,7 @@ class PointOnPlane final : public Constraint {
  public:
   PointOnPlane(Anchor point, Vec3 origin, Vec3 normal) : m_point(point), m_origin(origin), m_n(normal.normalized()) {}
   int rows() const override { return 1; }
-  std::vector<int> bodies() const override { return {m_point.index}; }
+  BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

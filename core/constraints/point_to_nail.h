@@ -10,7 +10,7 @@ class PointToNail final : public Constraint {
  public:
   PointToNail(Anchor point, Vec3 nail) : m_point(point), m_nail(nail) {}
   int rows() const override { return 3; }
-  std::vector<int> bodies() const override { return {m_point.index}; }
+  BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

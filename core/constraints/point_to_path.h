@@ -10,7 +10,7 @@ class PointToPath final : public Constraint {
  public:
   PointToPath(Anchor point, int path) : m_point(point), m_path{Anchor::Kind::Path, path, Vec3::Zero()} {}
   int rows() const override { return 3; }
-  std::vector<int> bodies() const override { return {m_point.index}; }
+  BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

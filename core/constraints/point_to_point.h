@@ -11,7 +11,7 @@ class PointToPoint final : public Constraint {
  public:
   PointToPoint(Anchor a, Anchor b) : m_a(a), m_b(b) {}
   int rows() const override { return 3; }
-  std::vector<int> bodies() const override { return {m_a.index, m_b.index}; }
+  BodyList bodies() const override { return {m_a.index, m_b.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

@@ -11,8 +11,9 @@ class ScalarPointToNail final : public Constraint {
  public:
   ScalarPointToNail(Anchor point, Vec3 nail) : m_point(point), m_nail(nail) {}
   int rows() const override { return 1; }
-  std::vector<int> bodies() const override { return {m_point.index}; }
+  BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool projectable() const override { return false; }
 
  private:
   Anchor m_point;

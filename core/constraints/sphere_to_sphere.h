@@ -11,7 +11,7 @@ class SphereToSphere final : public Constraint {
  public:
   SphereToSphere(int a, int b, double radiusSum) : m_a(a), m_b(b), m_radiusSum(radiusSum) {}
   int rows() const override { return 1; }
-  std::vector<int> bodies() const override { return {m_a, m_b}; }
+  BodyList bodies() const override { return {m_a, m_b}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
 
  private:

@@ -64,7 +64,7 @@ BodyDef randomBody(const std::string& name, Shape shape, std::mt19937& rng) {
 Scene fdScene(ConstraintKind kind, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.gravityOn = false;
   s.settings.dt = 1e-5;
   const bool spheres = kind == ConstraintKind::SphereToSphere;

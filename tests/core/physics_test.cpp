@@ -18,7 +18,7 @@ using test::pt;
 //   D(t) = (D0 + (V0 + D0/tau) t) e^(-t/tau)
 // (characteristic root -1/tau, double). At rest the constraint force is -m g.
 TEST(Physics, PaperExample2BallToNailFollowsCriticallyDampedClosedForm) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   const double tau = 0.2;
   const Vec3 nail(0, 0, 1), x0(0.5, -0.3, 0.2), v0(0.4, 0.1, 1.0);
@@ -58,7 +58,7 @@ double hangAngle(const BodyState& b) {
 //   T = 2 pi sqrt(I_pivot / (m g L / 2)) -> 2 pi sqrt(2 L / (3 g)).
 TEST(Physics, PinnedRodSmallAnglePeriod) {
   const double L = 1.0, g = 9.81, r = 0.002, theta0 = 0.01;
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.gravity = Vec3(0, 0, -g);
   s.nails.push_back({"pivot", Vec3::Zero()});
@@ -84,7 +84,7 @@ TEST(Physics, PinnedRodSmallAnglePeriod) {
 // Compound pendulum (paper Fig. 3), undamped, released horizontal: large angles and chaos.
 // Energy scale for the drift: sum m g L. Step: RK4, dt = 1 ms, tau = 0.05 s.
 TEST(Physics, CompoundPendulumConservesEnergyAndHoldsConstraints) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.defaultTau = 0.05;
   s.nails.push_back({"nail", Vec3::Zero()});
@@ -113,7 +113,7 @@ TEST(Physics, CompoundPendulumConservesEnergyAndHoldsConstraints) {
 // Torque-free box (extents 1 x 2 x 3: I_x > I_y > I_z) spun about its intermediate axis y with
 // a small perturbation: the Dzhanibekov flip. L is constant; 1/2 L . w is constant.
 TEST(Physics, TorqueFreeBoxIntermediateAxisFlips) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.gravityOn = false;
   BodyDef box;
@@ -146,7 +146,7 @@ TEST(Physics, TorqueFreeBoxIntermediateAxisFlips) {
 // Under-constrained: two nails at the same place hold one point. M = [W W; W W] has rank 3;
 // the minimum-norm solution splits the load equally.
 TEST(Physics, UnderConstrainedSplitsForcesEqually) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.bodies.push_back(test::sphere("ball", Vec3(0, 0, 0)));
   s.nails.push_back({"n1", Vec3::Zero()});
@@ -173,7 +173,7 @@ TEST(Physics, UnderConstrainedSplitsForcesEqually) {
 // Over-constrained: one point, two nails 0.4 m apart. No force meets both; least squares
 // settles the body between them, finite, and the conflict is reported.
 TEST(Physics, OverConstrainedSettlesBetweenAndReportsConflict) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.gravityOn = false;
   s.bodies.push_back(test::sphere("ball", Vec3(0.3, 0.5, 0.1)));
@@ -197,7 +197,7 @@ TEST(Physics, OverConstrainedSettlesBetweenAndReportsConflict) {
 // Orientation constraint on a free rod (no gravity), starting at rest 100 degrees away:
 // D = b . N - 1 follows D(t) = D0 (1 + t/tau) e^(-t/tau).
 TEST(Physics, OrientationAlignsWithCriticallyDampedApproach) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.gravityOn = false;
   const double tau = 0.1, angle = 100.0 * M_PI / 180.0;
@@ -225,7 +225,7 @@ TEST(Physics, OrientationAlignsWithCriticallyDampedApproach) {
 }
 
 Scene circlePathScene(double tau, bool startMoving) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   PathDef p;
   p.name = "circle";

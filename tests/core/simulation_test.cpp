@@ -13,7 +13,7 @@ namespace {
 using test::pt;
 
 Scene compoundPendulum(IntegratorKind integrator = IntegratorKind::RK4) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.integrator = integrator;
   s.nails.push_back({"nail", Vec3::Zero()});
@@ -70,7 +70,7 @@ TEST(Simulation, ResumingFromARecordedStateRepeatsTheRunBitwise) {
 // Records the times at which steps end, through a model whose events sit between steps.
 TEST(Simulation, EventsFireAtExactlyTheirTimesWithEveryIntegrator) {
   for (IntegratorKind k : {IntegratorKind::RK4, IntegratorKind::RK45, IntegratorKind::SemiImplicitEuler}) {
-    Scene s;
+    Scene s = test::paperScene();
     s.settings.dt = 0.01;
     s.settings.integrator = k;
     s.bodies.push_back(test::sphere("ball", Vec3::Zero()));
@@ -113,7 +113,7 @@ TEST(Simulation, StepsLandOnTheEventTime) {
 }
 
 TEST(Simulation, CreateAndRemoveBodiesWithTheirConstraints) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   BodyDef late = test::sphere("late", Vec3(0, 0, 1));
   late.active = false;
@@ -144,7 +144,7 @@ TEST(Simulation, CreateAndRemoveBodiesWithTheirConstraints) {
 }
 
 TEST(Simulation, SetParameterEventsChangeGravityTauAndForces) {
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.bodies.push_back(test::sphere("ball", Vec3::Zero()));
   EventDef g;
@@ -164,7 +164,7 @@ TEST(Simulation, SetParameterEventsChangeGravityTauAndForces) {
 
 TEST(Simulation, DivergenceKeepsTheLastGoodState) {
   // a spring so stiff that explicit Euler explodes
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.dt = 0.01;
   s.settings.gravityOn = false;
   s.settings.integrator = IntegratorKind::SemiImplicitEuler;
@@ -181,7 +181,7 @@ TEST(Simulation, DivergenceKeepsTheLastGoodState) {
 
 TEST(Simulation, SpringForceMatchesEnergyGradient) {
   // F = -dU/dx for the spring between a nail and a ball: compare with a central difference
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.gravityOn = false;
   s.bodies.push_back(test::sphere("ball", Vec3(0.7, 0.2, -0.3)));
   s.nails.push_back({"n", Vec3::Zero()});
@@ -204,7 +204,7 @@ TEST(Simulation, SpringForceMatchesEnergyGradient) {
 
 TEST(Simulation, TorsionSpringTorqueMatchesEnergyGradient) {
   // T_A . e = -dU/dphi for a small rotation of body A about e
-  Scene s;
+  Scene s = test::paperScene();
   s.settings.gravityOn = false;
   BodyDef a = test::rod("a", Vec3::Zero(), Vec3(0, 0, 1));
   BodyDef b = test::rod("b", Vec3(1, 0, 0), Vec3(1.6, 0.7, 0.2));

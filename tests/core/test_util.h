@@ -10,6 +10,15 @@
 
 namespace tether::core::test {
 
+// The settings the analytic tests check: the paper's continuous formulation (RK4, tau, no
+// projection), so that closed forms of the tau equation hold.
+inline Scene paperScene() {
+  Scene s;
+  s.settings.integrator = IntegratorKind::RK4;
+  s.settings.projection = false;
+  return s;
+}
+
 inline BodyDef rod(const std::string& name, const Vec3& end1, const Vec3& end2, double radius = 0.01,
                    double density = 1000.0) {
   BodyDef b;

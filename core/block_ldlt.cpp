@@ -1,0 +1,234 @@
+#include "core/block_ldlt.h"
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace tether::core {
+
+void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
+  m_n = n;
+  m_inputEdges = static_cast<int>(edges.size());
+  // adjacency of the block graph
+  std::vector<std::vector<int>> adj(static_cast<size_t>(n));
+  for (const auto& [a, b] : edges) {
+    adj[size_t(a)].push_back(b);
+    adj[size_t(b)].push_back(a);
+  }
+  for (auto& v : adj) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+
+  // greedy minimum fill on the elimination graph (ties: fewer neighbours, then lower index):
+  // each step eliminates a node whose neighbours are already (nearly) a clique. The constraint
+  // graph of an acyclic mechanism is chordal, so a node that adds no fill always exists and
+  // the whole factorization adds none; minimum degree alone does not guarantee that.
+  m_order.clear();
+  m_pos.assign(size_t(n), -1);
+  std::vector<std::vector<int>> elim = adj;  // the elimination graph, shrinking
+  auto connected = [&](int u, int w) {
+    const auto& eu = elim[size_t(u)];
+    return std::binary_search(eu.begin(), eu.end(), w);
+  };
+  auto fillOf = [&](int k) {
+    const auto& nb = elim[size_t(k)];
+    size_t missing = 0;
+    for (size_t x = 0; x < nb.size(); ++x)
+      for (size_t y = x + 1; y < nb.size(); ++y) missing += connected(nb[x], nb[y]) ? 0 : 1;
+    return missing;
+  };
+  using Key = std::tuple<size_t, size_t, int>;  // (fill, degree, node)
+  std::set<Key> queue;
+  std::vector<Key> key(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) queue.insert(key[size_t(i)] = {fillOf(i), elim[size_t(i)].size(), i});
+  std::vector<std::vector<int>> later(static_cast<size_t>(n));
+  std::vector<int> touched;
+  std::vector<char> mark(static_cast<size_t>(n), 0);
+  while (!queue.empty()) {
+    const int k = std::get<2>(*queue.begin());
+    queue.erase(queue.begin());
+    m_pos[size_t(k)] = static_cast<int>(m_order.size());
+    m_order.push_back(k);
+    const std::vector<int> nb = elim[size_t(k)];
+    later[size_t(k)] = nb;
+    // eliminating k joins its neighbours into a clique
+    for (int u : nb) {
+      auto& eu = elim[size_t(u)];
+      eu.erase(std::find(eu.begin(), eu.end(), k));
+      for (int w : nb)
+        if (w != u && !std::binary_search(eu.begin(), eu.end(), w)) eu.insert(std::lower_bound(eu.begin(), eu.end(), w), w);
+    }
+    elim[size_t(k)].clear();
+    // the fill scores that can change: the neighbours and their neighbours
+    touched.clear();
+    for (int u : nb) {
+      if (!mark[size_t(u)]) { mark[size_t(u)] = 1; touched.push_back(u); }
+      for (int w : elim[size_t(u)])
+        if (!mark[size_t(w)]) { mark[size_t(w)] = 1; touched.push_back(w); }
+    }
+    for (int u : touched) {
+      mark[size_t(u)] = 0;
+      if (m_pos[size_t(u)] >= 0) continue;
+      queue.erase(key[size_t(u)]);
+      queue.insert(key[size_t(u)] = {fillOf(u), elim[size_t(u)].size(), u});
+    }
+  }
+
+  // lower blocks per column position k: rows j = positions of later neighbours, sorted
+  m_blockRC.clear();
+  m_colStart.assign(size_t(n) + 1, 0);
+  m_colBlocks.clear();
+  std::vector<std::vector<std::pair<int, int>>> colRows(static_cast<size_t>(n));  // (row position, block id)
+  for (int k = 0; k < n; ++k) {
+    const int node = m_order[size_t(k)];
+    std::vector<int> rows;
+    for (int u : later[size_t(node)]) rows.push_back(m_pos[size_t(u)]);
+    std::sort(rows.begin(), rows.end());
+    m_colStart[size_t(k)] = static_cast<int>(m_colBlocks.size());
+    for (int j : rows) {
+      const int id = static_cast<int>(m_blockRC.size());
+      m_blockRC.push_back({j, k});
+      m_colBlocks.push_back(id);
+      colRows[size_t(k)].push_back({j, id});
+    }
+  }
+  m_colStart[size_t(n)] = static_cast<int>(m_colBlocks.size());
+  auto findBlock = [&](int j, int k) {  // j > k, positions
+    for (const auto& [r, id] : colRows[size_t(k)])
+      if (r == j) return id;
+    return -1;
+  };
+
+  // input edges -> stored blocks
+  m_edgeSlot.clear();
+  for (const auto& [a, b] : edges) {
+    const int pa = m_pos[size_t(a)], pb = m_pos[size_t(b)];
+    // block (a, b) is stored as (row, col) = (max, min): transposed when a is the column
+    m_edgeSlot.push_back(pa > pb ? std::pair{findBlock(pa, pb), false} : std::pair{findBlock(pb, pa), true});
+  }
+
+  // Schur-complement updates of column k: for rows j >= l among its blocks,
+  //   A_jl -= L_jk A_lk^T   (A_jj -= L_jk A_jk^T on the diagonal)
+  m_updStart.assign(size_t(n) + 1, 0);
+  m_updates.clear();
+  for (int k = 0; k < n; ++k) {
+    m_updStart[size_t(k)] = static_cast<int>(m_updates.size());
+    const auto& cr = colRows[size_t(k)];
+    for (size_t x = 0; x < cr.size(); ++x)
+      for (size_t y = 0; y <= x; ++y) {
+        const auto [j, idj] = cr[x];
+        const auto [l, idl] = cr[y];
+        const int target = j == l ? -1 - j : findBlock(j, l);
+        m_updates.push_back({target, idj, idl});
+      }
+  }
+  m_updStart[size_t(n)] = static_cast<int>(m_updates.size());
+
+  m_diag.assign(size_t(n), Mat3::Zero());
+  m_offdiag.assign(m_blockRC.size(), Mat3::Zero());
+  m_dinv.assign(size_t(n), Mat3::Zero());
+  m_lower.assign(m_blockRC.size(), Mat3::Zero());
+}
+
+void BlockLdlt::setZero() {
+  for (Mat3& m : m_diag) m.setZero();
+  for (Mat3& m : m_offdiag) m.setZero();
+}
+
+namespace {
+
+// Inverse of a symmetric 3 x 3 block by Cholesky, if it is positive definite with every
+// pivot above tol.
+bool invertSpd(const Mat3& a, double tol, Mat3& inv) {
+  const double l00sq = a(0, 0);
+  if (!(l00sq > tol)) return false;
+  const double l00 = std::sqrt(l00sq);
+  const double l10 = a(1, 0) / l00, l20 = a(2, 0) / l00;
+  const double l11sq = a(1, 1) - l10 * l10;
+  if (!(l11sq > tol)) return false;
+  const double l11 = std::sqrt(l11sq);
+  const double l21 = (a(2, 1) - l20 * l10) / l11;
+  const double l22sq = a(2, 2) - l20 * l20 - l21 * l21;
+  if (!(l22sq > tol)) return false;
+  const double l22 = std::sqrt(l22sq);
+  // L^-1 (lower triangular), then A^-1 = L^-T L^-1
+  Mat3 li = Mat3::Zero();
+  li(0, 0) = 1.0 / l00;
+  li(1, 1) = 1.0 / l11;
+  li(2, 2) = 1.0 / l22;
+  li(1, 0) = -l10 * li(0, 0) / l11;
+  li(2, 1) = -l21 * li(1, 1) / l22;
+  li(2, 0) = -(l20 * li(0, 0) + l21 * li(1, 0)) / l22;
+  inv.noalias() = li.transpose() * li;
+  return true;
+}
+
+}  // namespace
+
+bool BlockLdlt::factorize(double relTol, double lambda) {
+  m_assembledDiag = m_diag;
+  m_assembledOff = m_offdiag;
+  double scale = 0.0;
+  for (const Mat3& d : m_diag) scale = std::max(scale, d.diagonal().maxCoeff());
+  if (lambda > 0.0)
+    for (Mat3& d : m_diag) d.diagonal().array() += lambda * scale;
+  const double tol = relTol * scale;
+  bool ok = true;
+  for (int k = 0; k < m_n; ++k) {
+    if (!invertSpd(m_diag[size_t(k)], tol, m_dinv[size_t(k)])) {
+      ok = false;
+      if (lambda <= 0.0) break;
+      m_dinv[size_t(k)] = m_diag[size_t(k)].completeOrthogonalDecomposition().pseudoInverse();
+    }
+    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
+      const int id = m_colBlocks[size_t(c)];
+      m_lower[size_t(id)].noalias() = m_offdiag[size_t(id)] * m_dinv[size_t(k)];
+    }
+    for (int u = m_updStart[size_t(k)]; u < m_updStart[size_t(k) + 1]; ++u) {
+      const auto& [target, idj, idl] = m_updates[size_t(u)];
+      if (target < 0) m_diag[size_t(-1 - target)].noalias() -= m_lower[size_t(idj)] * m_offdiag[size_t(idl)].transpose();
+      else m_offdiag[size_t(target)].noalias() -= m_lower[size_t(idj)] * m_offdiag[size_t(idl)].transpose();
+    }
+  }
+  return ok;
+}
+
+void BlockLdlt::solve(Eigen::VectorXd& x) const {
+  // permute into elimination order
+  Eigen::VectorXd& y = m_work;
+  y.resize(3 * m_n);
+  for (int k = 0; k < m_n; ++k) y.segment<3>(3 * k) = x.segment<3>(3 * m_order[size_t(k)]);
+  // forward: L z = y (unit lower block triangular)
+  for (int k = 0; k < m_n; ++k)
+    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
+      const int id = m_colBlocks[size_t(c)];
+      y.segment<3>(3 * m_blockRC[size_t(id)].first) -= m_lower[size_t(id)] * y.segment<3>(3 * k);
+    }
+  // diagonal, then backward: L^T x = D^-1 z
+  for (int k = 0; k < m_n; ++k) y.segment<3>(3 * k) = m_dinv[size_t(k)] * y.segment<3>(3 * k);
+  for (int k = m_n - 1; k >= 0; --k)
+    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
+      const int id = m_colBlocks[size_t(c)];
+      y.segment<3>(3 * k) -= m_lower[size_t(id)].transpose() * y.segment<3>(3 * m_blockRC[size_t(id)].first);
+    }
+  for (int k = 0; k < m_n; ++k) x.segment<3>(3 * m_order[size_t(k)]) = y.segment<3>(3 * k);
+}
+
+void BlockLdlt::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+  y.setZero(3 * m_n);
+  const auto& D = m_assembledDiag;
+  const auto& O = m_assembledOff;
+  for (int k = 0; k < m_n; ++k) {
+    const int a = m_order[size_t(k)];
+    y.segment<3>(3 * a) += D[size_t(k)] * x.segment<3>(3 * a);
+  }
+  for (size_t id = 0; id < O.size(); ++id) {
+    const int a = m_order[size_t(m_blockRC[id].first)], b = m_order[size_t(m_blockRC[id].second)];
+    y.segment<3>(3 * a) += O[id] * x.segment<3>(3 * b);
+    y.segment<3>(3 * b) += O[id].transpose() * x.segment<3>(3 * a);
+  }
+}
+
+}  // namespace tether::core

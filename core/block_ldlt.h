@@ -1,0 +1,69 @@
+// Sparse LDL^T factorization of a symmetric block matrix with 3 x 3 blocks: the
+// constraint-force matrix M = J W J^T, one block row per constraint (padded to 3 rows), one
+// off-diagonal block per pair of constraints that share a moving body.
+//
+// The ordering is greedy minimum fill on the block graph. On chains and trees (acyclic
+// body-constraint graphs) it eliminates leaves first, which creates no fill: factorization and
+// solve are linear in the number of constraints. Closed loops get the little fill that minimum
+// fill chooses. The symbolic work (ordering, fill pattern, update lists) is done once per structure
+// and reused for every numeric factorization with the same structure.
+#pragma once
+
+#include <array>
+#include <utility>
+#include <vector>
+
+#include "core/math.h"
+
+namespace tether::core {
+
+class BlockLdlt {
+ public:
+  // Structure: n block rows and the off-diagonal pairs (a, b), a != b, each listed once.
+  void analyze(int n, const std::vector<std::pair<int, int>>& edges);
+  bool analyzed() const { return m_n >= 0; }
+  int size() const { return m_n; }
+  int fillBlocks() const { return static_cast<int>(m_offdiag.size()) - m_inputEdges; }
+
+  // Values, in the caller's numbering: set every block to zero, then add.
+  void setZero();
+  Mat3& diag(int a) { return m_diag[size_t(m_pos[size_t(a)])]; }
+  // Adds blk to block (a, b) of input edge e (and its transpose to (b, a)).
+  void addOffDiag(int e, const Mat3& blk) {
+    const auto [id, transposed] = m_edgeSlot[size_t(e)];
+    if (transposed) m_offdiag[size_t(id)] += blk.transpose();
+    else m_offdiag[size_t(id)] += blk;
+  }
+
+  // Numeric factorization of A + lambda s I (s: the largest diagonal entry). Returns false if a
+  // pivot block is not positive definite to within relTol s (a rank-deficient or indefinite
+  // matrix); with lambda > 0 it carries on regardless.
+  bool factorize(double relTol = 1e-12, double lambda = 0.0);
+  // Solves A x = b in place (x holds b on entry; 3 entries per block row, caller's numbering).
+  void solve(Eigen::VectorXd& x) const;
+  // y = A x with the values assembled before the last factorize().
+  void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
+
+ private:
+  int m_n = -1;
+  int m_inputEdges = 0;
+  std::vector<int> m_order;                      // elimination position -> caller's index
+  std::vector<int> m_pos;                        // caller's index -> elimination position
+  std::vector<std::pair<int, bool>> m_edgeSlot;  // input edge -> (block id, stored transposed)
+  // lower blocks: block id -> (row position j, column position k), j > k
+  std::vector<std::pair<int, int>> m_blockRC;
+  std::vector<int> m_colStart;                   // per position k: its blocks are m_colBlocks[colStart[k]..colStart[k+1])
+  std::vector<int> m_colBlocks;
+  // per column k, the Schur-complement updates: target block (-1 - position for a diagonal)
+  // and the two source blocks (L_jk, A_lk)
+  std::vector<int> m_updStart;
+  std::vector<std::array<int, 3>> m_updates;
+
+  std::vector<Mat3> m_diag, m_offdiag;           // assembled values, then factors in place
+  std::vector<Mat3> m_dinv;                      // D_k^-1
+  std::vector<Mat3> m_lower;                     // L_jk = A_jk D_k^-1
+  std::vector<Mat3> m_assembledDiag, m_assembledOff;  // copies for multiply()
+  mutable Eigen::VectorXd m_work;                     // solve() scratch
+};
+
+}  // namespace tether::core

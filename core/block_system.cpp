@@ -1,0 +1,72 @@
+#include "core/block_system.h"
+
+#include <map>
+
+namespace tether::core {
+
+void BlockSystem::select(const std::vector<int>& constraints, const std::vector<ConstraintRows>& rows,
+                         const std::vector<std::vector<std::pair<int, int>>>& incidence) {
+  for (int j : m_nodes) m_nodeOf[size_t(j)] = -1;
+  m_nodeOf.resize(rows.size(), -1);
+  m_nodes = constraints;
+  for (size_t n = 0; n < m_nodes.size(); ++n) m_nodeOf[size_t(m_nodes[n])] = static_cast<int>(n);
+  // the structure: which constraints and which bodies they touch
+  thread_local std::vector<int> sig;
+  sig.clear();
+  for (int j : m_nodes) {
+    const ConstraintRows& r = rows[size_t(j)];
+    sig.push_back(j);
+    sig.push_back(r.nb > 0 ? r.body[0] : -1);
+    sig.push_back(r.nb > 1 ? r.body[1] : -1);
+  }
+  if (sig == m_signature && m_ldlt.analyzed()) return;
+  m_signature = sig;
+  std::map<std::pair<int, int>, int> edgeId;
+  std::vector<std::pair<int, int>> edges;
+  m_pairs.clear();
+  for (size_t i = 0; i < incidence.size(); ++i) {
+    const auto& inc = incidence[i];
+    for (size_t x = 0; x < inc.size(); ++x)
+      for (size_t y = x + 1; y < inc.size(); ++y) {
+        const int a = m_nodeOf[size_t(inc[x].first)], b = m_nodeOf[size_t(inc[y].first)];
+        if (a < 0 || b < 0) continue;
+        const auto key = std::minmax(a, b);
+        auto [it, fresh] = edgeId.emplace(key, static_cast<int>(edges.size()));
+        if (fresh) edges.push_back(key);
+        // store so that (a, b) matches the edge's orientation
+        const bool swap = a != key.first;
+        m_pairs.push_back({int(i), swap ? b : a, swap ? inc[y].second : inc[x].second, swap ? a : b,
+                           swap ? inc[x].second : inc[y].second, it->second});
+      }
+  }
+  m_ldlt.analyze(static_cast<int>(m_nodes.size()), edges);
+}
+
+void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
+                           const std::vector<std::vector<std::pair<int, int>>>& incidence) {
+  m_ldlt.setZero();
+  for (size_t i = 0; i < incidence.size(); ++i) {
+    const BodyKinematics& k = kin[i];
+    for (const auto& [c, s] : incidence[i]) {
+      const int node = m_nodeOf[size_t(c)];
+      if (node < 0) continue;
+      const ConstraintRows& r = rows[size_t(c)];
+      m_ldlt.diag(node).noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose() + r.Ja[s] * k.invI * r.Ja[s].transpose();
+    }
+  }
+  for (const PairBlock& p : m_pairs) {
+    const BodyKinematics& k = kin[size_t(p.body)];
+    const ConstraintRows& ra = rows[size_t(m_nodes[size_t(p.a)])];
+    const ConstraintRows& rb = rows[size_t(m_nodes[size_t(p.b)])];
+    m_ldlt.addOffDiag(p.edge, k.invMass * ra.Jl[p.sa] * rb.Jl[p.sb].transpose() +
+                                  ra.Ja[p.sa] * k.invI * rb.Ja[p.sb].transpose());
+  }
+  for (size_t n = 0; n < m_nodes.size(); ++n) {
+    const int d = rows[size_t(m_nodes[n])].d;
+    Mat3& D = m_ldlt.diag(static_cast<int>(n));
+    const double pad = D(0, 0) > 0.0 ? D(0, 0) : 1.0;
+    for (int a = d; a < 3; ++a) D(a, a) = pad;
+  }
+}
+
+}  // namespace tether::core

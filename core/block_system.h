@@ -1,0 +1,45 @@
+// M = J W J^T over a chosen set of constraints, in 3 x 3 blocks, factorized by BlockLdlt: the
+// symmetric solve of the constraint system (all active constraints) and of projection (the
+// assembled ones). The symbolic analysis is redone only when the set or its bodies change.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "core/block_ldlt.h"
+#include "core/constraint.h"
+
+namespace tether::core {
+
+class BlockSystem {
+ public:
+  // Choose the constraints (indices into rows) and build M's structure for them.
+  // incidence: per body, the (constraint, slot) pairs of every active constraint.
+  void select(const std::vector<int>& constraints, const std::vector<ConstraintRows>& rows,
+              const std::vector<std::vector<std::pair<int, int>>>& incidence);
+  // M's values for the current rows and body kinematics: per body i and pair of its selected
+  // constraints (a, b), Jl_a Jl_b^T / m_i + Ja_a I_i^-1 Ja_b^T; padding rows get the scale of
+  // their constraint's first row.
+  void assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
+                const std::vector<std::vector<std::pair<int, int>>>& incidence);
+  // Factorize (see BlockLdlt::factorize); false if singular and not regularized.
+  bool factorize(double lambda) { return m_ldlt.factorize(1e-12, lambda); }
+  // x: 3 per selected constraint, in selection order; solved in place.
+  void solve(Eigen::VectorXd& x) const { m_ldlt.solve(x); }
+  void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }
+
+  const std::vector<int>& constraints() const { return m_nodes; }
+  int nodeOf(int constraint) const { return m_nodeOf[size_t(constraint)]; }
+
+ private:
+  struct PairBlock {
+    int body, a, sa, b, sb, edge;  // nodes a, b in slots sa, sb of body; input edge
+  };
+  BlockLdlt m_ldlt;
+  std::vector<int> m_nodes;      // node -> constraint
+  std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
+  std::vector<int> m_signature;  // the analyzed structure
+  std::vector<PairBlock> m_pairs;
+};
+
+}  // namespace tether::core
