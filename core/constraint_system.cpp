@@ -71,11 +71,13 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
   m_active.clear();
   for (auto& inc : m_incidence) inc.clear();
 
-  // free accelerations of each body
+  // free accelerations of each body. Continuous time: dw/dt = I^-1 (T + L x w) (paper Eqn.
+  // 11). A semi-implicit Euler step updates the world-frame L by h T and takes w' = I^-1(q) L'
+  // with the orientation at the start of the step, so there w' - w = h I^-1 T exactly.
   for (size_t i = 0; i < ctx.bodies.size(); ++i) {
     const BodyKinematics& k = ctx.bodies[i];
     m_a0[i] = k.invMass * Fext[i];
-    m_alpha0[i] = k.invI * (Text[i] + k.L.cross(k.w));
+    m_alpha0[i] = k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w)));
   }
 
   // evaluate the active constraints and lay out their rows and columns

@@ -10,7 +10,8 @@ namespace tether::core {
 void stepRK4(const Model& model, const Params& params, double t, double h, StepContext& ctx);
 
 // Semi-implicit (symplectic) Euler: momenta first, then positions with the new velocities:
-//   P' = P + h F(y), L' = L + h T(y), x' = x + h P'/m, q' = q + h 1/2 w' q, w' = I^-1(q) L'.
+//   P' = P + h F(y), L' = L + h T(y), x' = x + h P'/m, q' = exp(h w(q_half)) q with
+//   w(q) = R(q) I_body^-1 R(q)^T L' at the midpoint orientation (see integrator.cpp).
 void stepSemiImplicitEuler(const Model& model, const Params& params, double t, double h, StepContext& ctx);
 
 // Dormand-Prince 5(4) with error control: tries h, shrinking it until the scaled error
