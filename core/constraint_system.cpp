@@ -23,9 +23,10 @@ void forceMap(const ConstraintRows& r, int s, Mat33& G, Mat33& H) {
 constexpr double kRegularization = 1e-10;
 
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
-Vec3 velocityTarget(const ConstraintRows& r, double tau, const Stabilization& stab) {
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab) {
   const double h = stab.h;
-  switch (stab.kind) {
+  const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
+  switch (held ? StabilizationKind::Implicit : stab.kind) {
     case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau);
     case StabilizationKind::Baumgarte:
       return (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
@@ -107,7 +108,7 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
     const ConstraintRows& r = m_rows[size_t(j)];
     Vec3 b = Vec3::Zero();
     if (stab.velocityLevel) {
-      b = (r.D1 - velocityTarget(r, params.tau[size_t(j)], stab)) / stab.h;
+      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab)) / stab.h;
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];
@@ -350,7 +351,7 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
   };
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
-    const Vec3 d1 = velocityTarget(r, params.tau[size_t(j)], stab);
+    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     Vec3 ju0 = Vec3::Zero();
     for (int s = 0; s < r.nb; ++s) ju0 += r.Jl[s] * kin[size_t(r.body[s])].v + r.Ja[s] * kin[size_t(r.body[s])].w;

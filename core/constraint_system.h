@@ -16,6 +16,7 @@
 #pragma once
 
 #include <Eigen/Sparse>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -51,6 +52,10 @@ struct Stabilization {
   double alpha = 10.0, beta = 10.0;  // Baumgarte, 1/s
   double h = 1e-3;                   // the integrator step, s
   bool velocityLevel = false;        // semi-implicit Euler: target the rate at the end of the step
+  // per constraint: assembled (see projectPositions). At the velocity level an assembled
+  // constraint under tau is held like the implicit method (D1* = -D/h): tau shapes how a
+  // constraint assembles, holding it is the implicit method's job.
+  const std::vector<std::uint8_t>* assembled = nullptr;
 };
 
 class ConstraintSystem {

@@ -4,9 +4,10 @@
 
 namespace tether::core {
 
-Stabilization stabilization(const Settings& s, double h) {
+Stabilization stabilization(const Settings& s, double h, const std::vector<std::uint8_t>* assembled) {
   return {s.stabilization, s.baumgarteAlpha, s.baumgarteBeta, h,
-          s.integrator == IntegratorKind::SemiImplicitEuler || s.solver == SolverKind::SequentialImpulses};
+          s.integrator == IntegratorKind::SemiImplicitEuler || s.solver == SolverKind::SequentialImpulses,
+          s.projection ? assembled : nullptr};
 }
 
 void StepContext::reset(const Model& model) {
@@ -64,7 +65,7 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
 
   // stages: assemble and solve the constraint-force equation, then the net force and torque
   const Settings& st = model.settings;
-  ctx.system.assemble(model, params, ectx, ctx.F, ctx.T, stabilization(st, ctx.h));
+  ctx.system.assemble(model, params, ectx, ctx.F, ctx.T, stabilization(st, ctx.h, ctx.assembled));
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
 

@@ -28,13 +28,14 @@ struct StepContext {
   Eigen::VectorXd k[7];
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
+  const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   long evaluations = 0;                   // right-hand-side evaluations so far
 
   void reset(const Model& model);
 };
 
 // The stabilization of a scene's settings for a step h (velocity level for semi-implicit Euler).
-Stabilization stabilization(const Settings& s, double h);
+Stabilization stabilization(const Settings& s, double h, const std::vector<std::uint8_t>* assembled);
 
 void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y);
 void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);

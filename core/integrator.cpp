@@ -85,7 +85,7 @@ void assembleAt(const Model& model, const Params& p, double t, StepContext& c) {
     c.T[i].setZero();
   }
   accumulateExternalForces(model, p, ectx, c.F, c.T);
-  c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h));
+  c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h, c.assembled));
 }
 
 }  // namespace
@@ -103,7 +103,7 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
     P[i] = c.bodies[i].P + h * c.F[i];
     L[i] = c.bodies[i].L + h * c.T[i];  // world-frame L: no gyroscopic term
   }
-  c.system.sequentialImpulses(model, p, stabilization(model.settings, h), model.settings.solverIterations, P, L,
+  c.system.sequentialImpulses(model, p, stabilization(model.settings, h, c.assembled), model.settings.solverIterations, P, L,
                               impulses);
   for (size_t i = 0; i < nb; ++i) {
     const BodyKinematics& k = c.kin[i];
@@ -220,7 +220,8 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
       break;
     }
   }
-  // velocities: the rates of the assembled constraints (a velocity scale of its own)
+  // velocities: the rates of the assembled constraints, at the final positions (the last
+  // factorization is slightly stale, which is enough to spoil long, ill-conditioned chains)
   const double maxRate = gather(true);
   if (maxRate > 0.0) {
     c.system.factorMassWeighted(model, assembled);

@@ -39,7 +39,7 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
 // velocities, by the same projection of the momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0
 // (applied only if it decreases the largest rate).
 inline constexpr double kProjectionThreshold = 1e-3;
-inline constexpr double kProjectionTolerance = 1e-10;
+inline constexpr double kProjectionTolerance = 1e-9;
 void projectPositions(const Model& model, const Params& params, double t, StepContext& ctx,
                       std::vector<std::uint8_t>& assembled);
 

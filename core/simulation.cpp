@@ -32,6 +32,8 @@ double Simulation::nextEventTime() const {
 
 bool Simulation::stepOnce(double h) {
   const Model& m = *m_model;
+  if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
+  m_ctx.assembled = &m_state.assembled;
   pack(m_state.bodies, m_ctx.y);
   double taken = h;
   if (m.settings.solver == SolverKind::SequentialImpulses) {
@@ -47,7 +49,6 @@ bool Simulation::stepOnce(double h) {
   }
   normalizeQuaternions(m_ctx.y);
   if (m.settings.projection && m_ctx.y.allFinite()) {
-    if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
     projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled);
     normalizeQuaternions(m_ctx.y);
   }
