@@ -184,22 +184,28 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
         dAng[b] = c.kin[b].invI * dAng[b];
       }
     }
-    for (size_t b = 0; b < c.kin.size(); ++b) {
-      const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
-      if (momenta) {
+    if (momenta) {
+      for (size_t b = 0; b < c.kin.size(); ++b) {
+        const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
         c.y.segment<3>(o + 7) += dLin[b];
         c.y.segment<3>(o + 10) += dAng[b];
-        continue;
-      }
-      c.y.segment<3>(o) += dLin[b];
-      const double angle = dAng[b].norm();
-      if (angle > 0.0) {
-        Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
-        q = Quat(Eigen::AngleAxisd(angle, dAng[b] / angle)) * q;
-        c.y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
       }
     }
     return true;
+  };
+  // positions: y = yBefore moved by alpha (dx, dtheta)
+  auto applyPositions = [&](double alpha) {
+    c.y = yBefore;
+    for (size_t b = 0; b < c.kin.size(); ++b) {
+      const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
+      c.y.segment<3>(o) += alpha * dLin[b];
+      const double angle = alpha * dAng[b].norm();
+      if (angle > 0.0) {
+        Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
+        q = Quat(Eigen::AngleAxisd(angle, dAng[b].normalized())) * q;
+        c.y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+      }
+    }
   };
   assembleAt(model, p, t, c);
   updateAssembled();
@@ -210,11 +216,18 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     c.system.factorMassWeighted(model, assembled);
     c.system.solveFactored(mu);
     yBefore = c.y;
-    correct(false, maxD);
-    assembleAt(model, p, t, c);  // new D (and rows) at the corrected positions
-    if (!(gather(false) < maxD)) {
-      // no decrease: the step is not to be trusted (nearly redundant constraints make J W J^T
-      // nearly singular); keep the positions before it and leave the rest to tau
+    correct(false, maxD);  // the full Newton correction, per body
+    // damped Newton: halve the step until max |D| decreases (a thin body turns a lot for a
+    // small correction, and there the linearization is poor)
+    bool decreased = false;
+    for (double alpha = 1.0; alpha > 0.05 && !decreased; alpha *= 0.5) {
+      applyPositions(alpha);
+      assembleAt(model, p, t, c);  // new D (and rows) at the corrected positions
+      decreased = gather(false) < maxD;
+    }
+    if (!decreased) {
+      // no decrease at all: nearly redundant constraints make J W J^T nearly singular; keep
+      // the positions before the step and leave the rest to the stabilization
       c.y = yBefore;
       assembleAt(model, p, t, c);
       break;

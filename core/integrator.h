@@ -33,9 +33,10 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
 // the smallest mass-weighted correction dq that cancels D to first order,
 //   min 1/2 dq^T W^-1 dq  subject to  D + J dq = 0   =>   dq = -W J^T (J W J^T)^-1 D,
 // applied as x += dx, q <- exp(dtheta) q: Newton's method (quadratic convergence, J W J^T
-// refactorized each time) until max |D| <= kProjectionTolerance, at most 6 times. A step that
-// does not decrease max |D| (nearly redundant constraints make J W J^T nearly singular) is
-// undone: projection stands down for that step and tau holds. Then
+// refactorized each time) until max |D| <= kProjectionTolerance, at most 6 times; a step that
+// does not decrease max |D| is halved (at most 4 times: thin bodies turn a lot for a small
+// correction, where the linearization is poor), and if even that fails (nearly redundant
+// constraints make J W J^T nearly singular) projection stands down for that step. Then
 // velocities, by the same projection of the momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0
 // (applied only if it decreases the largest rate).
 inline constexpr double kProjectionThreshold = 1e-3;
