@@ -17,6 +17,8 @@
 // supply its own G/H (the orientation constraint applies a pure torque, f = 3 with d = 1).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <vector>
 
@@ -43,6 +45,13 @@ struct EvalContext {
 };
 
 using Mat33 = Eigen::Matrix3d;
+
+// max |v_i| over the first d (1..3) entries: the size of a constraint's d-row quantity.
+inline double maxAbs(const Vec3& v, int d) {
+  double m = 0.0;
+  for (int i = 0; i < d && i < 3; ++i) m = std::max(m, std::abs(v(i)));
+  return m;
+}
 
 // One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
 // only the top d rows / left f columns are meaningful.

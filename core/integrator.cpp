@@ -128,7 +128,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     for (size_t j = 0; j < assembled.size(); ++j) assembled[j] = was[j];
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      if (r.D.head(r.d).cwiseAbs().maxCoeff() <= kProjectionThreshold) assembled[size_t(j)] = 1;
+      if (maxAbs(r.D, r.d) <= kProjectionThreshold) assembled[size_t(j)] = 1;
     }
   };
   // the right-hand side: D (or D1) of the assembled constraints, 0 for the others
@@ -137,10 +137,9 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     mu.setZero(sys.report().rows);
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      const double size = r.D.head(r.d).cwiseAbs().maxCoeff();
       if (!assembled[size_t(j)]) continue;
       mu.segment(sys.rowOffset()[size_t(j)], r.d) = (rates ? r.D1 : r.D).head(r.d);
-      maxD = std::max(maxD, rates ? r.D1.head(r.d).cwiseAbs().maxCoeff() : size);
+      maxD = std::max(maxD, maxAbs(rates ? r.D1 : r.D, r.d));
     }
     return maxD;
   };
@@ -175,7 +174,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
           const size_t b = size_t(r.body[s]);
           rate += r.Jl[s] * (c.kin[b].invMass * dLin[b]) + r.Ja[s] * (c.kin[b].invI * dAng[b]);
         }
-        after = std::max(after, rate.head(r.d).cwiseAbs().maxCoeff());
+        after = std::max(after, maxAbs(rate, r.d));
       }
       if (!(after < size)) return false;
     } else {

@@ -84,14 +84,7 @@ TEST(Physics, PinnedRodSmallAnglePeriod) {
 // Compound pendulum (paper Fig. 3), undamped, released horizontal: large angles and chaos.
 // Energy scale for the drift: sum m g L. Step: RK4, dt = 1 ms, tau = 0.05 s.
 TEST(Physics, CompoundPendulumConservesEnergyAndHoldsConstraints) {
-  Scene s = test::paperScene();
-  s.settings.dt = 1e-3;
-  s.settings.defaultTau = 0.05;
-  s.nails.push_back({"nail", Vec3::Zero()});
-  s.bodies.push_back(test::rod("upper", Vec3::Zero(), Vec3(1, 0, 0), 0.02));
-  s.bodies.push_back(test::rod("lower", Vec3(1, 0, 0), Vec3(1.8, 0, 0.4), 0.02));
-  s.constraints.push_back(test::pointToNail("pin", pt("upper", "end1"), "nail"));
-  s.constraints.push_back(test::pointToPoint("joint", pt("upper", "end2"), pt("lower", "end1")));
+  const Scene s = test::compoundPendulum(0.05);
   auto sim = test::simulate(s);
   const Model& m = sim->model();
   const double scale = (m.bodies[0].mass + m.bodies[1].mass) * 9.81 * 1.0;

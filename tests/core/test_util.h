@@ -83,6 +83,20 @@ inline ForceDef springToNail(const std::string& name, const std::string& nail, c
   return f;
 }
 
+// The compound pendulum (paper Fig. 3) released horizontal from rest: upper rod pinned at the
+// origin, lower rod hinged to its end.
+inline Scene compoundPendulum(double tau) {
+  Scene s = paperScene();
+  s.settings.dt = 1e-3;
+  s.settings.defaultTau = tau;
+  s.nails.push_back({"nail", Vec3::Zero()});
+  s.bodies.push_back(rod("upper", Vec3::Zero(), Vec3(1, 0, 0), 0.02));
+  s.bodies.push_back(rod("lower", Vec3(1, 0, 0), Vec3(1.8, 0, 0.4), 0.02));
+  s.constraints.push_back(pointToNail("pin", pt("upper", "end1"), "nail"));
+  s.constraints.push_back(pointToPoint("joint", pt("upper", "end2"), pt("lower", "end1")));
+  return s;
+}
+
 inline std::unique_ptr<Simulation> simulate(const Scene& s) {
   return std::make_unique<Simulation>(std::make_shared<const Model>(compile(s)));
 }
