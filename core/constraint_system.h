@@ -17,7 +17,6 @@
 
 #include <Eigen/Sparse>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "core/block_system.h"
