@@ -363,10 +363,12 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
       const BodyKinematics& k = kin[size_t(r.body[s])];
       K.noalias() += k.invMass * r.Jl[s] * G + r.Ja[s] * k.invI * H;
     }
-    const Eigen::MatrixXd Kd = K.topLeftCorner(r.d, r.f);
-    const Eigen::MatrixXd KKt = Kd * Kd.transpose();
+    // at most 3 x 3: fixed-capacity matrices, no allocation in the step
+    using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+    const Small Kd = K.topLeftCorner(r.d, r.f);
+    const Small KKt = Kd * Kd.transpose();
     Mat33 inv = Mat33::Zero();
-    if (KKt.determinant() > 1e-300) inv.topLeftCorner(r.f, r.d) = Kd.transpose() * KKt.inverse();
+    if (KKt.determinant() > 1e-300) inv.topLeftCorner(r.f, r.d) = Kd.transpose() * Small(KKt.inverse());
     Kinv[size_t(j)] = inv;
   }
   auto apply = [&](const ConstraintRows& r, const Vec3& lambda) {
