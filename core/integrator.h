@@ -38,7 +38,8 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
 // correction, where the linearization is poor), and if even that fails (nearly redundant
 // constraints make J W J^T nearly singular) projection stands down for that step. Then
 // velocities, by the same projection of the momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0
-// (applied only if it decreases the largest rate).
+// (applied only if it decreases the largest rate; not for velocity-level steps, whose implicit
+// target already corrects the rates of assembled constraints).
 inline constexpr double kProjectionThreshold = 1e-3;
 inline constexpr double kProjectionTolerance = 1e-9;
 void projectPositions(const Model& model, const Params& params, double t, StepContext& ctx,
