@@ -11,7 +11,7 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
   m_nodes = constraints;
   for (size_t n = 0; n < m_nodes.size(); ++n) m_nodeOf[size_t(m_nodes[n])] = static_cast<int>(n);
   // the structure: which constraints and which bodies they touch
-  thread_local std::vector<int> sig;
+  std::vector<int>& sig = m_candidate;
   sig.clear();
   for (int j : m_nodes) {
     const ConstraintRows& r = rows[size_t(j)];

@@ -29,7 +29,6 @@ class BlockSystem {
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }
 
   const std::vector<int>& constraints() const { return m_nodes; }
-  int nodeOf(int constraint) const { return m_nodeOf[size_t(constraint)]; }
 
  private:
   struct PairBlock {
@@ -39,6 +38,7 @@ class BlockSystem {
   std::vector<int> m_nodes;      // node -> constraint
   std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
   std::vector<int> m_signature;  // the analyzed structure
+  std::vector<int> m_candidate;  // the structure asked for (compared with m_signature)
   std::vector<PairBlock> m_pairs;
 };
 

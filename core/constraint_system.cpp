@@ -272,7 +272,7 @@ bool ConstraintSystem::solveBlock(bool regularize) {
 }
 
 void ConstraintSystem::factorMassWeighted(const Model& model, const std::vector<std::uint8_t>& include) {
-  thread_local std::vector<int> chosen;
+  std::vector<int>& chosen = m_chosen;
   chosen.clear();
   for (int j : m_active)
     if (include[size_t(j)] && model.constraints[size_t(j)]->projectable()) chosen.push_back(j);
@@ -337,8 +337,8 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
   const double h = stab.h;
   // per constraint: target rate, the explicit-time part of D1, and K = J W G with its
   // minimum-norm inverse K^T (K K^T)^-1
-  thread_local std::vector<Vec3> target;
-  thread_local std::vector<Mat33> Kinv;
+  std::vector<Vec3>& target = m_target;
+  std::vector<Mat33>& Kinv = m_kinv;
   target.resize(m_rows.size());
   Kinv.resize(m_rows.size());
   auto rate = [&](const ConstraintRows& r) {  // J u with the current momenta

@@ -116,14 +116,11 @@ class ConstraintSystem {
   ConflictReport conflicts() const;
 
   const SolveReport& report() const { return m_report; }
-  bool symmetric() const { return m_symmetric; }
   const std::vector<int>& active() const { return m_active; }             // constraint indices
   const std::vector<ConstraintRows>& rows() const { return m_rows; }      // per constraint
   const std::vector<int>& rowOffset() const { return m_rowOffset; }       // per constraint
-  const std::vector<int>& colOffset() const { return m_colOffset; }
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
   const Eigen::SparseMatrix<double>& matrix() const;                       // M (built on demand)
-  const Eigen::VectorXd& rhs() const { return m_B; }
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).
   void constraintForce(int constraint, int slot, Vec3& force, Vec3& torque) const;
 
@@ -145,6 +142,9 @@ class ConstraintSystem {
   BlockSystem m_main, m_projection;
   std::vector<int> m_node;               // constraint -> position in m_active, -1 inactive
   Eigen::VectorXd m_x, m_r;              // block right-hand side / solution, 3 per node
+  std::vector<int> m_chosen;             // projection: the constraints it acts on
+  std::vector<Vec3> m_target;            // sequential impulses: target rate per constraint
+  std::vector<Mat33> m_kinv;             // sequential impulses: K^T (K K^T)^-1 per constraint
 
   // sparse and dense paths
   mutable std::vector<Eigen::Triplet<double>> m_triplets;

@@ -26,6 +26,10 @@ struct StepContext {
   ConstraintSystem system;
   Eigen::VectorXd y, dy, ytmp, yerr;      // integrator work vectors
   Eigen::VectorXd k[7];
+  // scratch of the velocity-level steppers and of projection (sized on first use, then reused)
+  std::vector<Vec3> P, L;                 // momenta during a sequential-impulses step
+  std::vector<Vec3> dLin, dAng;           // projection: per-body correction
+  Eigen::VectorXd mu, yBefore;            // projection: multipliers; positions before a Newton step
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)

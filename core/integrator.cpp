@@ -96,7 +96,8 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
   ++c.evaluations;
   assembleAt(model, p, t, c);
   const size_t nb = model.bodies.size();
-  thread_local std::vector<Vec3> P, L;
+  std::vector<Vec3>& P = c.P;
+  std::vector<Vec3>& L = c.L;
   P.resize(nb);
   L.resize(nb);
   for (size_t i = 0; i < nb; ++i) {
@@ -119,13 +120,13 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
 
 void projectPositions(const Model& model, const Params& p, double t, StepContext& c,
                       std::vector<std::uint8_t>& assembled) {
-  thread_local Eigen::VectorXd mu;
+  Eigen::VectorXd& mu = c.mu;
   const ConstraintSystem& sys = c.system;
-  // which constraints count as assembled: sticky from the first step they are met
+  // which constraints count as assembled: sticky from the first step they are met, cleared
+  // while they are inactive (no row offset)
   auto updateAssembled = [&] {
-    std::vector<std::uint8_t> was(assembled.size(), 0);
-    for (int j : sys.active()) was[size_t(j)] = assembled[size_t(j)];
-    for (size_t j = 0; j < assembled.size(); ++j) assembled[j] = was[j];
+    for (size_t j = 0; j < assembled.size(); ++j)
+      if (sys.rowOffset()[j] < 0) assembled[j] = 0;
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
       if (maxAbs(r.D, r.d) <= kProjectionThreshold) assembled[size_t(j)] = 1;
@@ -146,8 +147,9 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   // -W J^T mu per body (or -J^T mu for momenta): computed first, applied only when the step is
   // trustworthy (a Newton step removes D, so it is about D's size; a far larger one comes from
   // nearly redundant constraints and would throw the bodies apart)
-  thread_local std::vector<Vec3> dLin, dAng;
-  thread_local Eigen::VectorXd yBefore;
+  std::vector<Vec3>& dLin = c.dLin;
+  std::vector<Vec3>& dAng = c.dAng;
+  Eigen::VectorXd& yBefore = c.yBefore;
   auto correct = [&](bool momenta, double size) {
     dLin.assign(c.kin.size(), Vec3::Zero());
     dAng.assign(c.kin.size(), Vec3::Zero());

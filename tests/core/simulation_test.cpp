@@ -179,6 +179,15 @@ TEST(Simulation, DivergenceKeepsTheLastGoodState) {
   EXPECT_LT(sim->state().t, 100.0);
 }
 
+// The external forces and torques on every body of a state.
+void externalForces(const Model& m, const State& st, std::vector<Vec3>& F, std::vector<Vec3>& T) {
+  std::vector<BodyKinematics> kin;
+  bodyKinematics(m, st.params, st.bodies, kin);
+  F.assign(m.bodies.size(), Vec3::Zero());
+  T.assign(m.bodies.size(), Vec3::Zero());
+  accumulateExternalForces(m, st.params, {kin, m.paths, st.t}, F, T);
+}
+
 TEST(Simulation, SpringForceMatchesEnergyGradient) {
   // F = -dU/dx for the spring between a nail and a ball: compare with a central difference
   Scene s = test::paperScene();
@@ -187,11 +196,9 @@ TEST(Simulation, SpringForceMatchesEnergyGradient) {
   s.nails.push_back({"n", Vec3::Zero()});
   s.forces.push_back(test::springToNail("spring", "n", pt("ball", "top"), 30, 0.4));
   const Model m = compile(s);
-  State st = m.initialState();
-  std::vector<BodyKinematics> kin;
-  bodyKinematics(m, st.params, st.bodies, kin);
-  std::vector<Vec3> F(1, Vec3::Zero()), T(1, Vec3::Zero());
-  accumulateExternalForces(m, st.params, {kin, m.paths, 0.0}, F, T);
+  const State st = m.initialState();
+  std::vector<Vec3> F, T;
+  externalForces(m, st, F, T);
   const double h = 1e-6;
   for (int a = 0; a < 3; ++a) {
     State p = st, q = st;
@@ -219,10 +226,8 @@ TEST(Simulation, TorsionSpringTorqueMatchesEnergyGradient) {
   s.forces.push_back(f);
   const Model m = compile(s);
   const State st = m.initialState();
-  std::vector<BodyKinematics> kin;
-  bodyKinematics(m, st.params, st.bodies, kin);
-  std::vector<Vec3> F(2, Vec3::Zero()), T(2, Vec3::Zero());
-  accumulateExternalForces(m, st.params, {kin, m.paths, 0.0}, F, T);
+  std::vector<Vec3> F, T;
+  externalForces(m, st, F, T);
   const double h = 1e-6;
   for (int axis = 0; axis < 3; ++axis) {
     const Vec3 e = Vec3::Unit(axis);
