@@ -125,6 +125,16 @@ void accumulateExternalForces(const Model& m, const Params& p, const EvalContext
         break;
     }
   }
+
+  // the mouse spring: F = -k (p - target) - c v_p at the grabbed point p
+  if (moving(m, p, p.mouse.body)) {
+    Anchor a;
+    a.kind = Anchor::Kind::Body;
+    a.index = p.mouse.body;
+    a.local = p.mouse.local;
+    const AnchorKinematics k = anchorKinematics(a, ctx);
+    applyAt(k, -p.mouse.stiffness * (k.p - p.mouse.target) - p.mouse.damping * k.v, F, T);
+  }
 }
 
 Energy energy(const Model& m, const State& st) {

@@ -21,6 +21,7 @@ enum class Shape { Rod, Sphere, Torus, Box };
 struct NamedPoint {
   std::string name;
   Vec3 local = Vec3::Zero();  // body-local position, m
+  bool operator==(const NamedPoint&) const = default;
 };
 
 struct BodyDef {
@@ -78,6 +79,7 @@ struct PointRef {
   std::string point = "center";       // BodyPoint: the point's name
   Vec3 local = Vec3::Zero();          // BodyLocal: body coordinates, m
   std::string target;                 // Nail / Path: its name
+  bool operator==(const PointRef&) const = default;
 };
 
 enum class ForceKind { Spring, Damping, TorsionSpring, ConstantForce, ConstantTorque };
@@ -126,6 +128,7 @@ struct ConstraintDef {
   Vec3 origin = Vec3::Zero();          // line / plane: a point on it, world, m
   Vec3 normal = Vec3::UnitZ();         // plane normal, world (unit)
   double length = 1.0;                 // distance: m
+  bool operator==(const ConstraintDef&) const = default;
 };
 
 enum class EventAction { Enable, Disable, Create, Remove, Set };

@@ -27,6 +27,16 @@ struct ForceParams {
   Vec3 vector = Vec3::Zero();    // constant force N / torque N m, world
 };
 
+// The GUI's mouse drag while simulating: a damped zero-length spring from a body point to a
+// target the user moves, F = -k (p - target) - c dp/dt at p. body = -1: none.
+struct MouseSpring {
+  int body = -1;
+  Vec3 local = Vec3::Zero();     // body coordinates, m
+  Vec3 target = Vec3::Zero();    // world, m
+  double stiffness = 0.0;        // N/m
+  double damping = 0.0;          // N s/m
+};
+
 struct Params {
   Vec3 gravity = Vec3::Zero();                // m/s^2
   bool gravityOn = true;
@@ -35,6 +45,7 @@ struct Params {
   std::vector<double> tau;                    // per constraint, s
   std::vector<std::uint8_t> forceEnabled;
   std::vector<ForceParams> force;             // per force
+  MouseSpring mouse;                          // the user's drag (not part of the scene)
 };
 
 struct State {

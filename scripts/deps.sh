@@ -7,6 +7,10 @@ packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the desktop app: Qt 6 Widgets + OpenGL widgets, GLM, libepoxy (GL loader for render/)
+  qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libglm-dev libepoxy-dev libgl-dev
+  # GUI tests and screenshots: a real X server with Mesa's software OpenGL
+  xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
 )
 
 missing=()

@@ -1,0 +1,91 @@
+#include "core/live_edit.h"
+
+#include <algorithm>
+
+#include "core/forces.h"
+
+namespace tether::core {
+
+namespace {
+
+const BodyDef* findBodyDef(const Scene& s, const std::string& name) {
+  for (const BodyDef& b : s.bodies)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+const ConstraintDef* findConstraintDef(const Scene& s, const std::string& name) {
+  for (const ConstraintDef& c : s.constraints)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// The initial conditions a user sets: when these change, the body starts over.
+bool sameStart(const BodyDef& a, const BodyDef& b) {
+  return a.position == b.position && a.orientation.coeffs() == b.orientation.coeffs() && a.velocity == b.velocity &&
+         a.angularVelocity == b.angularVelocity && a.fixed == b.fixed;
+}
+
+}  // namespace
+
+State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldState, const Scene& newScene,
+                const Model& newModel) {
+  State st = newModel.initialState();
+  st.t = oldState.t;
+  st.hNext = oldState.hNext;
+
+  // the timeline up to t, with the new scene's events
+  while (st.nextEvent < newModel.events.size() && newModel.events[st.nextEvent].time <= st.t) {
+    applyEvent(newModel, newModel.events[st.nextEvent], st);
+    ++st.nextEvent;
+  }
+
+  // bodies: keep velocities v = P/m and w = I^-1 L through changes of mass properties:
+  //   P' = m' v,  L' = R I'_body R^T w
+  for (size_t i = 0; i < newModel.bodies.size(); ++i) {
+    const std::string& name = newModel.bodyNames[i];
+    const int j = oldModel.findBody(name);
+    if (j < 0 || !oldState.params.bodyActive[size_t(j)] || !st.params.bodyActive[i]) continue;
+    const BodyDef* before = findBodyDef(oldScene, name);
+    const BodyDef* after = findBodyDef(newScene, name);
+    if (!before || !after || !sameStart(*before, *after)) continue;
+    const BodyState& o = oldState.bodies[size_t(j)];
+    const BodyModel& om = oldModel.bodies[size_t(j)];
+    const BodyModel& nm = newModel.bodies[i];
+    BodyState& s = st.bodies[i];
+    s = o;
+    if (nm.fixed) continue;
+    if (om.mass != nm.mass || om.inertia != nm.inertia) {
+      const Mat3 R = o.q.normalized().toRotationMatrix();
+      const Vec3 v = o.P * om.invMass;
+      const Vec3 w = R * om.invInertia.asDiagonal() * R.transpose() * o.L;
+      s.P = nm.mass * v;
+      s.L = R * nm.inertia.asDiagonal() * R.transpose() * w;
+    }
+  }
+
+  // constraints: warm start and assembled flags by name, when the definition is unchanged
+  for (size_t c = 0; c < newModel.constraints.size(); ++c) {
+    const std::string& name = newModel.constraintNames[c];
+    const int j = oldModel.findConstraint(name);
+    if (j < 0) continue;
+    const ConstraintDef* before = findConstraintDef(oldScene, name);
+    const ConstraintDef* after = findConstraintDef(newScene, name);
+    if (!before || !after || !(*before == *after)) continue;
+    if (size_t(j) < oldState.impulses.size()) st.impulses[c] = oldState.impulses[size_t(j)];
+    if (size_t(j) < oldState.assembled.size()) st.assembled[c] = oldState.assembled[size_t(j)];
+  }
+
+  // the mouse spring follows its body
+  const MouseSpring& mouse = oldState.params.mouse;
+  if (mouse.body >= 0) {
+    const int b = newModel.findBody(oldModel.bodyNames[size_t(mouse.body)]);
+    if (b >= 0) {
+      st.params.mouse = mouse;
+      st.params.mouse.body = b;
+    }
+  }
+  return st;
+}
+
+}  // namespace tether::core
