@@ -29,6 +29,8 @@ class Simulation {
   const Model& model() const { return *m_model; }
   const State& state() const { return m_state; }
   void setState(State s);
+  // The user's mouse drag (GUI): a spring from a body point to a target, until cleared.
+  void setMouseSpring(const MouseSpring& m) { m_state.params.mouse = m; }
   long totalSteps() const { return m_totalSteps; }
 
   // Evaluate the model at the current state (forces, constraint system), without stepping:

@@ -49,6 +49,9 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
   for (const ConstraintDef& c : scene.constraints) {
     g->constraintNames.push_back(c.name);
     g->constraintKinds.push_back(c.kind);
+    const Vec3 axis = c.kind == ConstraintKind::PointOnLine ? c.direction
+                      : c.kind == ConstraintKind::PointOnPlane ? c.normal : Vec3::Zero();
+    g->constraintAxes.push_back(axis.norm() > 0 ? Vec3(axis.normalized()) : axis);
   }
   for (const ForceDef& f : scene.forces) {
     g->forceNames.push_back(f.name);

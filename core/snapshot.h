@@ -36,6 +36,7 @@ struct SceneGeometry {
   std::vector<PathGeometry> paths;               // Model path order
   std::vector<std::string> constraintNames;      // Model order
   std::vector<ConstraintKind> constraintKinds;
+  std::vector<Vec3> constraintAxes;              // point-on-line: direction; point-on-plane: normal (unit)
   std::vector<std::string> forceNames;
   std::vector<ForceKind> forceKinds;
 };

@@ -1,0 +1,195 @@
+#include "render/picking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tether::render {
+
+using core::BodyGeometry;
+using core::BodyPose;
+using core::Shape;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// |o + t d| = r: t^2 + 2 (o.d) t + |o|^2 - r^2 = 0 (d unit); the smaller positive root
+double raySphere(const Vec3& o, const Vec3& d, double r) {
+  const double b = o.dot(d), c = o.squaredNorm() - r * r;
+  const double disc = b * b - c;
+  if (disc < 0) return kInf;
+  const double s = std::sqrt(disc);
+  if (-b - s > 0) return -b - s;
+  if (-b + s > 0) return -b + s;
+  return kInf;
+}
+
+// slab method on the box |x_i| <= h_i
+double rayBox(const Vec3& o, const Vec3& d, const Vec3& h) {
+  double t0 = -kInf, t1 = kInf;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(d(i)) < 1e-15) {
+      if (std::abs(o(i)) > h(i)) return kInf;
+      continue;
+    }
+    double a = (-h(i) - o(i)) / d(i), b = (h(i) - o(i)) / d(i);
+    if (a > b) std::swap(a, b);
+    t0 = std::max(t0, a);
+    t1 = std::min(t1, b);
+  }
+  if (t0 > t1 || t1 <= 0) return kInf;
+  return t0 > 0 ? t0 : t1;
+}
+
+// solid cylinder x^2 + y^2 <= r^2, |z| <= L/2: the side (a quadratic in t) and both caps
+double rayCylinder(const Vec3& o, const Vec3& d, double r, double L) {
+  double best = kInf;
+  const double a = d.x() * d.x() + d.y() * d.y();
+  if (a > 1e-15) {
+    const double b = o.x() * d.x() + o.y() * d.y(), c = o.x() * o.x() + o.y() * o.y() - r * r;
+    const double disc = b * b - a * c;
+    if (disc >= 0)
+      for (double t : {(-b - std::sqrt(disc)) / a, (-b + std::sqrt(disc)) / a})
+        if (t > 0 && std::abs(o.z() + t * d.z()) <= 0.5 * L) best = std::min(best, t);
+  }
+  if (std::abs(d.z()) > 1e-15)
+    for (double zc : {-0.5 * L, 0.5 * L}) {
+      const double t = (zc - o.z()) / d.z();
+      const Vec3 p = o + t * d;
+      if (t > 0 && p.x() * p.x() + p.y() * p.y() <= r * r) best = std::min(best, t);
+    }
+  return best;
+}
+
+// torus (centre-line radius R in the xy plane, tube radius a): sphere tracing its signed
+// distance f(p) = |(|p_xy| - R, p_z)| - a, from where the ray enters its bounding sphere
+double rayTorus(const Vec3& o, const Vec3& d, double R, double a) {
+  double t = raySphere(o, d, R + a);
+  if (t == kInf) return kInf;
+  if (o.norm() < R + a) t = 0;
+  for (int i = 0; i < 200 && t < 4 * (R + a) + o.norm(); ++i) {
+    const Vec3 p = o + t * d;
+    const double q = std::hypot(std::hypot(p.x(), p.y()) - R, p.z()) - a;
+    if (q < 1e-6 * (R + a)) return t > 0 ? t : kInf;
+    t += q;
+  }
+  return kInf;
+}
+
+double screenDistance(const Camera& c, const Vec3& w, double px, double py) {
+  double x, y;
+  if (!c.project(w, x, y)) return kInf;
+  return std::hypot(x - px, y - py);
+}
+
+}  // namespace
+
+std::optional<double> intersectBody(const BodyGeometry& g, const BodyPose& pose, const Ray& ray) {
+  // into body coordinates: o = R^T (origin - x), d = R^T direction
+  const Vec3 o = pose.q.conjugate() * (ray.origin - pose.x);
+  const Vec3 d = pose.q.conjugate() * ray.direction;
+  double t = kInf;
+  switch (g.shape) {
+    case Shape::Rod: t = rayCylinder(o, d, g.radius, g.length); break;
+    case Shape::Sphere: t = raySphere(o, d, g.radius); break;
+    case Shape::Box: t = rayBox(o, d, 0.5 * g.size); break;
+    case Shape::Torus: t = rayTorus(o, d, g.majorRadius, g.minorRadius); break;
+  }
+  if (t == kInf) return std::nullopt;
+  return t;
+}
+
+Hit pickBody(const core::Snapshot& s, const Ray& ray) {
+  Hit h;
+  h.distance = kInf;
+  for (size_t i = 0; i < s.bodies.size() && i < s.geometry->bodies.size(); ++i) {
+    if (!s.bodies[i].active) continue;
+    const auto t = intersectBody(s.geometry->bodies[i], s.bodies[i], ray);
+    if (t && *t < h.distance) {
+      h.kind = Hit::Kind::Body;
+      h.index = int(i);
+      h.distance = *t;
+      h.position = ray.origin + *t * ray.direction;
+    }
+  }
+  return h;
+}
+
+Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+  Hit h;
+  h.distance = radius;
+  double bestDepth = kInf;
+  for (size_t i = 0; i < s.bodies.size() && i < s.geometry->bodies.size(); ++i) {
+    if (!s.bodies[i].active) continue;
+    const auto& pts = s.geometry->bodies[i].points;
+    for (size_t k = 0; k < pts.size(); ++k) {
+      const Vec3 w = core::worldPoint(s.bodies[i], pts[k].local);
+      const double dist = screenDistance(c, w, px, py);
+      const double depth = (w - c.eye()).norm();
+      // the nearest on screen; among coincident ones the nearest to the eye
+      if (dist < h.distance - 0.5 || (dist <= h.distance + 0.5 && dist <= radius && depth < bestDepth)) {
+        h.kind = Hit::Kind::ControlPoint;
+        h.index = int(i);
+        h.point = int(k);
+        h.distance = dist;
+        h.position = w;
+        bestDepth = depth;
+      }
+    }
+  }
+  return h;
+}
+
+Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+  Hit h;
+  h.distance = radius;
+  for (size_t i = 0; i < s.geometry->nails.size(); ++i) {
+    const Vec3& w = s.geometry->nails[i].position;
+    const double dist = screenDistance(c, w, px, py);
+    if (dist <= h.distance) {
+      h.kind = Hit::Kind::Nail;
+      h.index = int(i);
+      h.distance = dist;
+      h.position = w;
+    }
+  }
+  return h;
+}
+
+Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+  Hit h;
+  h.distance = radius;
+  for (size_t i = 0; i < s.pathPoints.size(); ++i) {
+    const double dist = screenDistance(c, s.pathPoints[i], px, py);
+    if (dist <= h.distance) {
+      h.kind = Hit::Kind::PathPoint;
+      h.index = int(i);
+      h.distance = dist;
+      h.position = s.pathPoints[i];
+    }
+  }
+  return h;
+}
+
+Hit pickSegment(const std::vector<Segment>& segs, const Camera& c, double px, double py, double radius) {
+  Hit h;
+  h.distance = radius;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    double ax, ay, bx, by;
+    if (!c.project(segs[i].from, ax, ay) || !c.project(segs[i].to, bx, by)) continue;
+    // distance from the cursor to the screen segment a-b
+    const double vx = bx - ax, vy = by - ay, l2 = vx * vx + vy * vy;
+    const double u = l2 > 0 ? std::clamp(((px - ax) * vx + (py - ay) * vy) / l2, 0.0, 1.0) : 0.0;
+    const double dist = std::hypot(ax + u * vx - px, ay + u * vy - py);
+    if (dist <= h.distance) {
+      h.kind = Hit::Kind::Segment;
+      h.index = int(i);
+      h.distance = dist;
+      h.position = segs[i].from + u * (segs[i].to - segs[i].from);
+    }
+  }
+  return h;
+}
+
+}  // namespace tether::render

@@ -1,0 +1,45 @@
+// Picking: what is under the cursor. Bodies by exact ray-shape intersection in body
+// coordinates; control points, nails, path points and drawn segments (arrows, constraint lines)
+// by screen distance in pixels. Pure math on a core::Snapshot.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/snapshot.h"
+#include "render/camera.h"
+
+namespace tether::render {
+
+// Ray parameter of the first hit of a body, if any.
+std::optional<double> intersectBody(const core::BodyGeometry& g, const core::BodyPose& pose, const Ray& ray);
+
+struct Hit {
+  enum class Kind { None, Body, Nail, ControlPoint, PathPoint, Segment };
+  Kind kind = Kind::None;
+  int index = -1;       // body, nail, path or segment index
+  int point = -1;       // ControlPoint: index into the body's geometry points
+  Vec3 position = Vec3::Zero();  // world: the hit on the surface, or the point picked
+  double distance = 0;  // ray parameter (Body) or pixels (others)
+  explicit operator bool() const { return kind != Kind::None; }
+};
+
+// The nearest body the ray hits (inactive bodies are skipped).
+Hit pickBody(const core::Snapshot& s, const Ray& ray);
+// The nearest control point within radius pixels of (px, py).
+Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
+// The nearest nail within radius pixels.
+Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
+// The nearest path's moving point within radius pixels.
+Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
+
+// A drawn segment (an arrow or a constraint line) that hovering can name.
+struct Segment {
+  enum class Kind { ConstraintForce, ConstraintTorque, ConstraintLine, ExternalForce, Velocity, Spring };
+  Kind kind = Kind::ConstraintForce;
+  int index = -1;   // constraint, body or force index
+  Vec3 from = Vec3::Zero(), to = Vec3::Zero();
+};
+Hit pickSegment(const std::vector<Segment>& segments, const Camera& c, double px, double py, double radius);
+
+}  // namespace tether::render

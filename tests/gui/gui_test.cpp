@@ -1,0 +1,344 @@
+// The desktop app driven as a person would: a real window under Xvfb, real OpenGL (Mesa),
+// mouse clicks through QTest, screenshots read back from the X server.
+#include <QApplication>
+#include <QDir>
+#include <QMessageBox>
+#include <QRandomGenerator>
+#include <QScreen>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <numbers>
+
+#include "core/scene_io.h"
+#include "ui/main_window.h"
+
+using namespace tether;
+using core::Vec3;
+
+namespace {
+
+QPoint pixel(ui::ViewportWidget* v, const Vec3& w) {
+  double x = 0, y = 0;
+  v->camera().project(w, x, y);
+  return QPoint(int(std::lround(x)), int(std::lround(y)));
+}
+
+// front view of the world origin from 4 m: the work plane is y = 0 (x right, z up)
+void frontView(ui::ViewportWidget* v) {
+  v->camera().set(Vec3(0, 0, 0.5), 4.0, -std::numbers::pi / 2, 0.0);
+  v->update();
+}
+
+std::string json(const core::Scene& s) { return core::sceneToJson(s); }
+
+// the viewport as the screen shows it
+QImage screenshot(ui::ViewportWidget* v) {
+  QWidget* top = v->window();
+  const QImage whole = top->screen()->grabWindow(top->winId()).toImage();
+  const QPoint at = v->mapTo(top, QPoint(0, 0));
+  return whole.copy(QRect(at, v->size()));
+}
+
+bool waitForSnapshot(ui::MainWindow& w, int timeoutMs = 10000) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < timeoutMs) {
+    if (w.simulation().snapshot()->revision == w.document().revision()) {
+      w.viewport()->pollSnapshot();
+      QTest::qWait(50);  // a frame drawn from it
+      return true;
+    }
+    QTest::qWait(10);
+  }
+  return false;
+}
+
+void click(ui::ViewportWidget* v, const QPoint& p) {
+  QTest::mouseMove(v, p);
+  QTest::mousePress(v, Qt::LeftButton, {}, p);
+  QTest::mouseRelease(v, Qt::LeftButton, {}, p);
+}
+
+}  // namespace
+
+class GuiTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    qputenv("XDG_CONFIG_HOME", QDir::tempPath().toUtf8() + "/tether-gui-test-config");
+  }
+
+  // Place a rod with the mouse, pin its end to a new nail by two clicks, play 1 s: the rod
+  // hangs below the nail, and the screen shows the force arrow's colour at the nail.
+  void placeRodNailPlay() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ui::ViewportWidget* v = w.viewport();
+    QTRY_VERIFY(v->glReady());
+    frontView(v);
+    QTest::qWait(50);
+
+    // the rod: press at (0, 0, 1), drag to (0.35, 0, 0.15), release
+    const Vec3 top(0, 0, 1), bottom(0.35, 0, 0.15);
+    w.setTool({ui::ToolKind::Rod});
+    QTest::mousePress(v, Qt::LeftButton, {}, pixel(v, top));
+    QTest::mouseMove(v, pixel(v, 0.5 * (top + bottom)));
+    QTest::mouseMove(v, pixel(v, bottom));
+    QTest::mouseRelease(v, Qt::LeftButton, {}, pixel(v, bottom));
+    QCOMPARE(int(w.document().scene().bodies.size()), 1);
+    const core::BodyDef rod = w.document().scene().bodies[0];
+    QCOMPARE(rod.shape, core::Shape::Rod);
+    QVERIFY(std::abs(rod.length - (bottom - top).norm()) < 0.02);  // a pixel is ~4 mm here
+    QVERIFY(waitForSnapshot(w));
+
+    // point-to-nail: click the rod's upper end, then empty space just left of it
+    w.setTool({ui::ToolKind::Constraint, core::ConstraintKind::PointToNail});
+    const Vec3 end1 = rod.position + rod.orientation * Vec3(0, 0, -0.5 * rod.length);
+    click(v, pixel(v, end1));
+    click(v, pixel(v, end1) + QPoint(-14, 0));
+    const core::Scene& s = w.document().scene();
+    QCOMPARE(int(s.nails.size()), 1);
+    QCOMPARE(int(s.constraints.size()), 1);
+    QCOMPARE(s.constraints[0].kind, core::ConstraintKind::PointToNail);
+    QCOMPARE(s.constraints[0].a.body, rod.name);
+    QCOMPARE(s.constraints[0].a.point, std::string("end1"));
+    QCOMPARE(s.constraints[0].nail, s.nails[0].name);
+    const Vec3 nail = s.nails[0].position;
+    QVERIFY((nail - end1).norm() < 0.1);
+    QVERIFY(waitForSnapshot(w));
+
+    // play 1 s
+    w.setTool({ui::ToolKind::Select});
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.0, 30000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const auto snap = w.simulation().snapshot();
+    const core::BodyPose& pose = snap->bodies[0];
+    QVERIFY2(pose.x.z() < nail.z() - 0.1, qPrintable(QString("rod centre z %1, nail z %2").arg(pose.x.z()).arg(nail.z())));
+    const Vec3 pinned = pose.x + pose.q * Vec3(0, 0, -0.5 * rod.length);
+    QVERIFY2((pinned - nail).norm() < 1e-3, qPrintable(QString("end to nail %1 m").arg((pinned - nail).norm())));
+    QVERIFY(snap->constraints[0].active);
+    QVERIFY(snap->constraints[0].force[0].norm() > 0.1);
+
+    // the screen: force-arrow pixels (constraint 0's colour) within 40 px of the nail
+    v->pollSnapshot();
+    QTest::qWait(100);
+    const QImage img = screenshot(v);
+    img.save(QDir::currentPath() + "/gui_place_rod.png");
+    const render::Color c = render::Renderer::constraintColor(0);
+    const QPoint n = pixel(v, nail);
+    int hits = 0;
+    for (int y = n.y() - 40; y <= n.y() + 40; ++y)
+      for (int x = n.x() - 40; x <= n.x() + 40; ++x) {
+        if (!img.rect().contains(x, y)) continue;
+        const QColor p = img.pixelColor(x, y);
+        if (std::abs(p.red() - int(c.r * 255)) <= 3 && std::abs(p.green() - int(c.g * 255)) <= 3 &&
+            std::abs(p.blue() - int(c.b * 255)) <= 3)
+          ++hits;
+      }
+    QVERIFY2(hits >= 10, qPrintable(QString("%1 arrow-coloured pixels near the nail").arg(hits)));
+    w.document().undoStack()->setClean();
+  }
+
+  // Every edit undoes and redoes to exactly the document it came from; a drag is one command.
+  void undoRedoExact() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ui::ViewportWidget* v = w.viewport();
+    QTRY_VERIFY(v->glReady());
+    frontView(v);
+    std::vector<std::string> states{json(w.document().scene())};
+
+    w.setTool({ui::ToolKind::Sphere});
+    click(v, pixel(v, Vec3(0.5, 0, 0.5)));
+    states.push_back(json(w.document().scene()));
+    w.setTool({ui::ToolKind::Nail});
+    click(v, pixel(v, Vec3(-0.5, 0, 1.0)));
+    states.push_back(json(w.document().scene()));
+    w.setTool({ui::ToolKind::Constraint, core::ConstraintKind::Distance});
+    QVERIFY(waitForSnapshot(w));
+    click(v, pixel(v, Vec3(0.5, 0, 0.6)));   // the sphere's top
+    click(v, pixel(v, Vec3(-0.5, 0, 1.0)));  // the nail
+    QCOMPARE(int(w.document().scene().constraints.size()), 1);
+    states.push_back(json(w.document().scene()));
+    QVERIFY(w.document().edit("density", [](core::Scene& s) { s.bodies[0].density = 2500; }));
+    states.push_back(json(w.document().scene()));
+
+    // a drag of the sphere in many small moves: one undo step
+    w.setTool({ui::ToolKind::Select});
+    QVERIFY(waitForSnapshot(w));
+    const int before = w.document().undoStack()->count();
+    QPoint p = pixel(v, Vec3(0.5, 0, 0.5));
+    QTest::mousePress(v, Qt::LeftButton, {}, p);
+    for (int i = 0; i < 10; ++i) QTest::mouseMove(v, p += QPoint(4, -3));
+    QTest::mouseRelease(v, Qt::LeftButton, {}, p);
+    QCOMPARE(w.document().undoStack()->count(), before + 1);
+    QVERIFY((w.document().scene().bodies[0].position - Vec3(0.5, 0, 0.5)).norm() > 0.05);
+    states.push_back(json(w.document().scene()));
+    QVERIFY(w.isWindowModified());
+
+    for (int i = int(states.size()) - 1; i > 0; --i) {
+      QCOMPARE(json(w.document().scene()), states[size_t(i)]);
+      w.document().undoStack()->undo();
+    }
+    QCOMPARE(json(w.document().scene()), states[0]);
+    QVERIFY(!w.isWindowModified());
+    for (size_t i = 1; i < states.size(); ++i) {
+      w.document().undoStack()->redo();
+      QCOMPARE(json(w.document().scene()), states[i]);
+    }
+    // the solver follows the document
+    QVERIFY(waitForSnapshot(w));
+    QCOMPARE(int(w.simulation().snapshot()->bodies.size()), 1);
+    w.document().undoStack()->setClean();
+  }
+
+  // Save, open in a new window: the same document; the title's * follows the state.
+  void saveOpenRoundTrip() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("round.json");
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(w.document().edit("tau", [](core::Scene& s) { s.constraints[0].tau = 0.05; }));
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.windowTitle().contains("compound_pendulum.json"));
+    QVERIFY(w.saveFile(path));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(w.windowTitle().contains("round.json"));
+
+    ui::MainWindow w2;
+    w2.show();
+    QVERIFY(w2.openFile(path));
+    QCOMPARE(json(w2.document().scene()), json(w.document().scene()));
+    QVERIFY(waitForSnapshot(w2));
+    QCOMPARE(int(w2.simulation().snapshot()->bodies.size()), 2);
+  }
+
+  // A bad file: a dialog names the problem, the open document is untouched.
+  void badFileLeavesDocument() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("bad.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "tether-scene", "version": 1, "bodies": [{"name": "a", "type": "rod", "length": -2}]})");
+    f.close();
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    QVERIFY(w.document().edit("tau", [](core::Scene& s) { s.constraints[0].tau = 0.07; }));
+    const std::string before = json(w.document().scene());
+    const QString path = w.document().filePath();
+    QVERIFY(!w.openFile(bad));
+    QMessageBox* box = w.findChild<QMessageBox*>("errorBox");
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("length"), qPrintable(box->text()));
+    QCOMPARE(json(w.document().scene()), before);
+    QCOMPARE(w.document().filePath(), path);
+    QVERIFY(w.isWindowModified());
+    box->close();
+    w.document().undoStack()->setClean();
+  }
+
+  // A constraint added while the simulation runs assembles live, without a restart.
+  void liveAssembly() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    QVERIFY(w.document().edit("ball", [](core::Scene& s) {
+      core::BodyDef b;
+      b.name = "ball";
+      b.shape = core::Shape::Sphere;
+      b.radius = 0.1;
+      b.position = Vec3(0, 0, 2);
+      s.bodies.push_back(b);
+      s.settings.integrator = core::IntegratorKind::SemiImplicitEuler;
+    }));
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 0.3, 20000);
+    const double t0 = w.simulation().snapshot()->t;
+    QVERIFY(w.document().edit("catch", [](core::Scene& s) {
+      s.nails.push_back({"hook", Vec3(0, 0, 2)});
+      core::ConstraintDef c;
+      c.name = "catch";
+      c.kind = core::ConstraintKind::PointToNail;
+      c.a.body = "ball";
+      c.a.point = "top";
+      c.nail = "hook";
+      s.constraints.push_back(c);
+    }));
+    QVERIFY(waitForSnapshot(w));
+    QVERIFY(w.simulation().snapshot()->t >= t0);  // carried on, not restarted
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > t0 + 2.0, 30000);
+    const auto snap = w.simulation().snapshot();
+    QVERIFY2(snap->constraints[2].deviation < 1e-3, qPrintable(QString::number(snap->constraints[2].deviation)));
+    w.pause();
+    w.document().undoStack()->setClean();
+  }
+
+  // Edits, drags, play/pause/step/reset hammered from the UI thread while the solver runs.
+  // Run under the ThreadSanitizer preset too.
+  void hammer() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    ui::ViewportWidget* v = w.viewport();
+    frontView(v);
+    auto* rng = QRandomGenerator::global();
+    w.play();
+    const int rounds = qEnvironmentVariableIntValue("TETHER_HAMMER_ROUNDS") > 0
+                           ? qEnvironmentVariableIntValue("TETHER_HAMMER_ROUNDS") : 400;
+    for (int i = 0; i < rounds; ++i) {
+      switch (rng->bounded(9)) {
+        case 0: w.document().edit("density", [&](core::Scene& s) { s.bodies[0].density = 500 + rng->bounded(1000); }); break;
+        case 1: w.document().edit("gravity", [&](core::Scene& s) { s.settings.gravity.z() = -rng->bounded(20.0); }); break;
+        case 2: w.document().undoStack()->undo(); break;
+        case 3: w.document().undoStack()->redo(); break;
+        case 4: rng->bounded(2) ? w.play() : w.pause(); break;
+        case 5: w.simulation().step(); break;
+        case 6: if (rng->bounded(10) == 0) w.simulation().reset(); break;
+        case 7: w.simulation().setSpeed(0.1 + rng->bounded(4.0)); break;
+        case 8: {  // a mouse drag across the model
+          w.play();
+          QPoint p = pixel(v, Vec3(0.5, 0, 0));
+          QTest::mousePress(v, Qt::LeftButton, {}, p);
+          for (int k = 0; k < 5; ++k) QTest::mouseMove(v, p += QPoint(rng->bounded(11) - 5, rng->bounded(11) - 5));
+          QTest::mouseRelease(v, Qt::LeftButton, {}, p);
+          break;
+        }
+      }
+      QCoreApplication::processEvents();
+      if (i % 20 == 0) QTest::qWait(5);
+    }
+    w.play();
+    QVERIFY(waitForSnapshot(w, 30000));
+    const auto snap = w.simulation().snapshot();
+    QCOMPARE(int(snap->bodies.size()), int(w.document().scene().bodies.size()));
+    for (const auto& b : snap->bodies) QVERIFY(b.x.allFinite());
+    w.pause();
+    w.document().undoStack()->setClean();
+  }
+};
+
+int main(int argc, char** argv) {
+  QSurfaceFormat fmt;
+  fmt.setVersion(3, 3);
+  fmt.setProfile(QSurfaceFormat::CoreProfile);
+  fmt.setDepthBufferSize(24);
+  QSurfaceFormat::setDefaultFormat(fmt);
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("TetherTest");
+  QApplication::setApplicationName("TetherGuiTest");
+  GuiTest t;
+  return QTest::qExec(&t, argc, argv);
+}
+
+#include "gui_test.moc"

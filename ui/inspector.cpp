@@ -1,0 +1,435 @@
+#include "ui/inspector.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+#include <numbers>
+
+#include "core/body.h"
+#include "core/scene_edit.h"
+#include "core/scene_io.h"
+
+namespace tether::ui {
+
+using core::Scene;
+using core::Vec3;
+
+namespace {
+
+constexpr double kBig = 1e9;
+constexpr double kDeg = 180.0 / std::numbers::pi;
+
+template <typename List>
+auto byName(List& list, const std::string& name) -> decltype(&*list.begin()) {
+  for (auto& x : list)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
+QString refText(const core::PointRef& r) { return QString::fromStdString(core::pointRefToString(r)); }
+
+// orientation as z-y-x Euler angles (yaw about z, pitch about y, roll about x), degrees
+Vec3 toEulerDeg(const core::Quat& q) {
+  const Vec3 e = q.normalized().toRotationMatrix().eulerAngles(2, 1, 0);
+  return Vec3(e(2), e(1), e(0)) * kDeg;
+}
+core::Quat fromEulerDeg(const Vec3& rpy) {
+  const Vec3 r = rpy / kDeg;
+  return core::Quat(Eigen::AngleAxisd(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(r.y(), Vec3::UnitY()) *
+                    Eigen::AngleAxisd(r.x(), Vec3::UnitX()));
+}
+
+
+}  // namespace
+
+Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(4, 4, 4, 4);
+  m_error = new QLabel(this);
+  m_error->setWordWrap(true);
+  m_error->setStyleSheet(QStringLiteral("color: #b01010;"));
+  m_error->hide();
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  m_form = new QWidget;
+  m_layout = new QFormLayout(m_form);
+  m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  scroll->setWidget(m_form);
+  outer->addWidget(m_error);
+  outer->addWidget(scroll);
+  connect(&m_doc, &Document::changed, this, &Inspector::scheduleRebuild);
+  rebuild();
+}
+
+void Inspector::setSelection(const Selection& s) {
+  if (s == m_selection) return;
+  m_selection = s;
+  m_error->hide();
+  rebuild();
+}
+
+// Rebuilding deletes the widgets; never do it inside one of their signals.
+void Inspector::scheduleRebuild() {
+  if (m_rebuildPending) return;
+  m_rebuildPending = true;
+  QTimer::singleShot(0, this, [this] {
+    m_rebuildPending = false;
+    rebuild();
+  });
+}
+
+void Inspector::apply(const QString& what, const Change& change, int mergeId) {
+  QString error;
+  if (m_doc.edit(what, change, mergeId, &error)) {
+    m_error->hide();
+    return;
+  }
+  m_error->setText(tr("Not applied: %1").arg(error));
+  m_error->show();
+  scheduleRebuild();  // back to the document's values
+}
+
+void Inspector::rebuild() {
+  while (m_layout->rowCount() > 0) m_layout->removeRow(0);
+  m_fieldId = 0;
+  const Scene& s = m_doc.scene();  // read only: edits go through apply()
+  switch (m_selection.kind) {
+    case Selection::Kind::None:
+      addHeader(tr("Nothing selected"));
+      addLabel(QString(), tr("Click an object in the viewport or the outliner."));
+      return;
+    case Selection::Kind::Settings: buildSettings(s.settings); return;
+    case Selection::Kind::Body:
+      if (auto* b = byName(s.bodies, m_selection.name)) return buildBody(*b);
+      break;
+    case Selection::Kind::Nail:
+      if (auto* n = byName(s.nails, m_selection.name)) return buildNail(*n);
+      break;
+    case Selection::Kind::Path:
+      if (auto* p = byName(s.paths, m_selection.name)) return buildPath(*p);
+      break;
+    case Selection::Kind::Force:
+      if (auto* f = byName(s.forces, m_selection.name)) return buildForce(*f);
+      break;
+    case Selection::Kind::Constraint:
+      if (auto* c = byName(s.constraints, m_selection.name)) return buildConstraint(*c);
+      break;
+  }
+  addHeader(tr("%1 no longer exists").arg(QString::fromStdString(m_selection.name)));
+}
+
+void Inspector::addHeader(const QString& text) {
+  auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
+  m_layout->addRow(l);
+}
+
+void Inspector::addLabel(const QString& label, const QString& value) {
+  auto* v = new QLabel(value);
+  v->setWordWrap(true);
+  v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_layout->addRow(label, v);
+}
+
+void Inspector::addName() {
+  auto* e = new QLineEdit(QString::fromStdString(m_selection.name));
+  e->setObjectName(QStringLiteral("name"));
+  m_layout->addRow(tr("Name"), e);
+  connect(e, &QLineEdit::editingFinished, this, [this, e] {
+    const std::string to = e->text().trimmed().toStdString();
+    const std::string from = m_selection.name;
+    if (to == from) return;
+    if (to.empty()) {
+      m_error->setText(tr("Not applied: a name cannot be empty"));
+      m_error->show();
+      scheduleRebuild();
+      return;
+    }
+    const core::ObjectKind kind = objectKind(m_selection.kind);
+    // names are the ids: unique across the document
+    const Scene& sc = m_doc.scene();
+    auto has = [&](const auto& l) { return std::any_of(l.begin(), l.end(), [&](const auto& x) { return x.name == to; }); };
+    if (has(sc.bodies) || has(sc.nails) || has(sc.paths) || has(sc.forces) || has(sc.constraints)) {
+      m_error->setText(tr("Not applied: the name \"%1\" is taken").arg(e->text()));
+      m_error->show();
+      scheduleRebuild();
+      return;
+    }
+    QString error;
+    if (m_doc.edit(tr("Rename %1").arg(QString::fromStdString(from)),
+                   [&](Scene& s) { core::renameObject(s, kind, from, to); }, 0, &error)) {
+      m_selection.name = to;
+      m_error->hide();
+      emit renamed(m_selection);
+    } else {
+      m_error->setText(tr("Not applied: %1").arg(error));
+      m_error->show();
+    }
+    scheduleRebuild();
+  });
+}
+
+void Inspector::addDouble(const QString& label, const QString& unit, double value, double min, double max,
+                          const std::function<void(Scene&, double)>& set, int decimals) {
+  auto* sb = new QDoubleSpinBox;
+  sb->setDecimals(decimals);
+  sb->setRange(min, max);
+  sb->setSingleStep(std::abs(value) > 0 ? std::pow(10.0, std::floor(std::log10(std::abs(value)))) / 10 : 0.1);
+  sb->setValue(value);
+  sb->setKeyboardTracking(false);
+  if (!unit.isEmpty()) sb->setSuffix(QStringLiteral(" ") + unit);
+  sb->setObjectName(label);
+  const int id = 2000 + ++m_fieldId;
+  m_layout->addRow(label, sb);
+  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, id](double v) {
+    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
+  });
+}
+
+void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& value,
+                        const std::function<void(Scene&, const Vec3&)>& set) {
+  auto* row = new QWidget;
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->setSpacing(2);
+  QDoubleSpinBox* boxes[3];
+  const int id = 2000 + ++m_fieldId;
+  for (int i = 0; i < 3; ++i) {
+    auto* sb = new QDoubleSpinBox;
+    sb->setDecimals(4);
+    sb->setRange(-kBig, kBig);
+    sb->setSingleStep(0.1);
+    sb->setValue(value(i));
+    sb->setKeyboardTracking(false);
+    sb->setButtonSymbols(QAbstractSpinBox::NoButtons);
+    sb->setToolTip(QStringLiteral("%1 %2 (%3)").arg(label, QString(QChar('x' + i)), unit));
+    sb->setObjectName(QStringLiteral("%1.%2").arg(label, QString(QChar('x' + i))));
+    boxes[i] = sb;
+    h->addWidget(sb);
+  }
+  if (!unit.isEmpty()) h->addWidget(new QLabel(unit));
+  m_layout->addRow(label, row);
+  for (int i = 0; i < 3; ++i)
+    connect(boxes[i], &QDoubleSpinBox::valueChanged, this, [this, boxes, set, label, id](double) {
+      const Vec3 v(boxes[0]->value(), boxes[1]->value(), boxes[2]->value());
+      apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
+    });
+}
+
+void Inspector::addBool(const QString& label, bool value, const std::function<void(Scene&, bool)>& set) {
+  auto* cb = new QCheckBox;
+  cb->setChecked(value);
+  cb->setObjectName(label);
+  m_layout->addRow(label, cb);
+  connect(cb, &QCheckBox::toggled, this, [this, set, label](bool on) {
+    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, on); }, 0);
+  });
+}
+
+void Inspector::addChoice(const QString& label, const QStringList& options, int current,
+                          const std::function<void(Scene&, int)>& set) {
+  auto* c = new QComboBox;
+  c->addItems(options);
+  c->setCurrentIndex(current);
+  c->setObjectName(label);
+  m_layout->addRow(label, c);
+  connect(c, &QComboBox::currentIndexChanged, this, [this, set, label](int i) {
+    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, i); }, 0);
+  });
+}
+
+void Inspector::buildBody(const core::BodyDef& b) {
+  const std::string name = b.name;
+  auto body = [name](Scene& s) -> core::BodyDef& { return *byName(s.bodies, name); };
+  addHeader(tr("%1 body").arg(QString::fromUtf8(core::toString(b.shape))));
+  addName();
+  const core::MassProperties mp = core::massProperties(b);
+  addLabel(tr("Mass"), b.fixed ? tr("fixed (infinite)") : QStringLiteral("%1 kg").arg(mp.mass, 0, 'g', 5));
+  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3 kg m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4));
+  addDouble(tr("Density"), QStringLiteral("kg/m³"), b.density, 1e-6, kBig, [=](Scene& s, double v) { body(s).density = v; });
+  switch (b.shape) {
+    case core::Shape::Rod:
+      addDouble(tr("Length"), QStringLiteral("m"), b.length, 1e-4, kBig, [=](Scene& s, double v) { body(s).length = v; });
+      addDouble(tr("Radius"), QStringLiteral("m"), b.radius, 1e-5, kBig, [=](Scene& s, double v) { body(s).radius = v; });
+      break;
+    case core::Shape::Sphere:
+      addDouble(tr("Radius"), QStringLiteral("m"), b.radius, 1e-5, kBig, [=](Scene& s, double v) { body(s).radius = v; });
+      break;
+    case core::Shape::Torus:
+      addDouble(tr("Major radius"), QStringLiteral("m"), b.majorRadius, 1e-5, kBig, [=](Scene& s, double v) { body(s).majorRadius = v; });
+      addDouble(tr("Minor radius"), QStringLiteral("m"), b.minorRadius, 1e-5, kBig, [=](Scene& s, double v) { body(s).minorRadius = v; });
+      break;
+    case core::Shape::Box:
+      addVec3(tr("Size"), QStringLiteral("m"), b.size, [=](Scene& s, const Vec3& v) { body(s).size = v; });
+      break;
+  }
+  addBool(tr("Fixed"), b.fixed, [=](Scene& s, bool v) { body(s).fixed = v; });
+  addBool(tr("Exists at start"), b.active, [=](Scene& s, bool v) { body(s).active = v; });
+  addVec3(tr("Position"), QStringLiteral("m"), b.position, [=](Scene& s, const Vec3& v) { body(s).position = v; });
+  addVec3(tr("Rotation (roll, pitch, yaw)"), QStringLiteral("°"), toEulerDeg(b.orientation),
+          [=](Scene& s, const Vec3& v) { body(s).orientation = fromEulerDeg(v); });
+  addVec3(tr("Velocity"), QStringLiteral("m/s"), b.velocity, [=](Scene& s, const Vec3& v) { body(s).velocity = v; });
+  addVec3(tr("Angular velocity"), QStringLiteral("rad/s"), b.angularVelocity,
+          [=](Scene& s, const Vec3& v) { body(s).angularVelocity = v; });
+  QStringList pts;
+  for (const auto& p : core::shapePoints(b)) pts << QString::fromStdString(p.name);
+  for (const auto& p : b.points) pts << QString::fromStdString(p.name) + QStringLiteral("*");
+  addLabel(tr("Control points"), pts.join(QStringLiteral(", ")));
+}
+
+void Inspector::buildNail(const core::NailDef& n) {
+  const std::string name = n.name;
+  addHeader(tr("Nail"));
+  addName();
+  addVec3(tr("Position"), QStringLiteral("m"), n.position, [=](Scene& s, const Vec3& v) { byName(s.nails, name)->position = v; });
+}
+
+void Inspector::buildPath(const core::PathDef& p) {
+  const std::string name = p.name;
+  auto path = [name](Scene& s) -> core::PathDef& { return *byName(s.paths, name); };
+  addHeader(tr("Path"));
+  addName();
+  addChoice(tr("Kind"), {QStringLiteral("line"), QStringLiteral("circle"), QStringLiteral("spline")}, int(p.kind),
+            [=](Scene& s, int i) {
+              core::PathDef& d = path(s);
+              d.kind = core::PathKind(i);
+              if (d.kind == core::PathKind::Spline && d.keyframes.size() < 2)
+                d.keyframes = {{0.0, d.start}, {1.0, d.start + Vec3(1, 0, 0)}};
+            });
+  switch (p.kind) {
+    case core::PathKind::Line:
+      addVec3(tr("Start"), QStringLiteral("m"), p.start, [=](Scene& s, const Vec3& v) { path(s).start = v; });
+      addVec3(tr("Velocity"), QStringLiteral("m/s"), p.velocity, [=](Scene& s, const Vec3& v) { path(s).velocity = v; });
+      break;
+    case core::PathKind::Circle:
+      addVec3(tr("Centre"), QStringLiteral("m"), p.center, [=](Scene& s, const Vec3& v) { path(s).center = v; });
+      addVec3(tr("Normal"), QString(), p.normal, [=](Scene& s, const Vec3& v) { path(s).normal = v; });
+      addVec3(tr("Start direction"), QString(), p.u, [=](Scene& s, const Vec3& v) { path(s).u = v; });
+      addDouble(tr("Radius"), QStringLiteral("m"), p.radius, 1e-6, kBig, [=](Scene& s, double v) { path(s).radius = v; });
+      addDouble(tr("Period"), QStringLiteral("s"), p.period, -kBig, kBig, [=](Scene& s, double v) { path(s).period = v; });
+      addDouble(tr("Phase"), QStringLiteral("rad"), p.phase, -kBig, kBig, [=](Scene& s, double v) { path(s).phase = v; });
+      break;
+    case core::PathKind::Spline:
+      addLabel(tr("Keyframes"), tr("%1 (from t = %2 s to %3 s)")
+                                    .arg(p.keyframes.size())
+                                    .arg(p.keyframes.empty() ? 0.0 : p.keyframes.front().t)
+                                    .arg(p.keyframes.empty() ? 0.0 : p.keyframes.back().t));
+      break;
+  }
+}
+
+void Inspector::buildForce(const core::ForceDef& f) {
+  const std::string name = f.name;
+  auto force = [name](Scene& s) -> core::ForceDef& { return *byName(s.forces, name); };
+  addHeader(tr("%1 force").arg(QString::fromUtf8(core::toString(f.kind))));
+  addName();
+  addBool(tr("Enabled"), f.enabled, [=](Scene& s, bool v) { force(s).enabled = v; });
+  switch (f.kind) {
+    case core::ForceKind::Spring:
+      addLabel(tr("Ends"), refText(f.a) + QStringLiteral(" — ") + refText(f.b));
+      addDouble(tr("Stiffness"), QStringLiteral("N/m"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; });
+      addDouble(tr("Damping"), QStringLiteral("N s/m"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; });
+      addDouble(tr("Rest length"), QStringLiteral("m"), f.restLength, 0, kBig, [=](Scene& s, double v) { force(s).restLength = v; });
+      break;
+    case core::ForceKind::Damping:
+      addDouble(tr("Linear"), QStringLiteral("N s/m"), f.linear, 0, kBig, [=](Scene& s, double v) { force(s).linear = v; });
+      addDouble(tr("Angular"), QStringLiteral("N m s/rad"), f.angular, 0, kBig, [=](Scene& s, double v) { force(s).angular = v; });
+      break;
+    case core::ForceKind::TorsionSpring:
+      addLabel(tr("Bodies"), QString::fromStdString(f.bodyA + " — " + f.bodyB));
+      addDouble(tr("Stiffness"), QStringLiteral("N m/rad"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; });
+      addDouble(tr("Damping"), QStringLiteral("N m s/rad"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; });
+      addDouble(tr("Rest angle"), QStringLiteral("rad"), f.restAngle, -kBig, kBig, [=](Scene& s, double v) { force(s).restAngle = v; });
+      break;
+    case core::ForceKind::ConstantForce:
+      addLabel(tr("At"), refText(f.a));
+      addVec3(tr("Force"), QStringLiteral("N"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; });
+      break;
+    case core::ForceKind::ConstantTorque:
+      addLabel(tr("Body"), QString::fromStdString(f.bodyA));
+      addVec3(tr("Torque"), QStringLiteral("N m"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; });
+      break;
+  }
+}
+
+void Inspector::buildConstraint(const core::ConstraintDef& c) {
+  const std::string name = c.name;
+  auto con = [name](Scene& s) -> core::ConstraintDef& { return *byName(s.constraints, name); };
+  addHeader(tr("%1 constraint").arg(QString::fromUtf8(core::toString(c.kind))));
+  addName();
+  addBool(tr("Enabled"), c.enabled, [=](Scene& s, bool v) { con(s).enabled = v; });
+  addBool(tr("Own tau"), c.tau.has_value(), [=](Scene& s, bool v) {
+    if (v) con(s).tau = s.settings.defaultTau;
+    else con(s).tau.reset();
+  });
+  if (c.tau)
+    addDouble(tr("Tau"), QStringLiteral("s"), *c.tau, 1e-6, kBig, [=](Scene& s, double v) { con(s).tau = v; });
+  else
+    addLabel(tr("Tau"), tr("%1 s (scene default)").arg(m_doc.scene().settings.defaultTau));
+  using K = core::ConstraintKind;
+  switch (c.kind) {
+    case K::PointToNail:
+    case K::ScalarPointToNail:
+      addLabel(tr("Point"), refText(c.a));
+      addLabel(tr("Nail"), QString::fromStdString(c.nail));
+      break;
+    case K::PointToPoint:
+      addLabel(tr("Points"), refText(c.a) + QStringLiteral(" — ") + refText(c.b));
+      break;
+    case K::Distance:
+      addLabel(tr("Points"), refText(c.a) + QStringLiteral(" — ") + refText(c.b));
+      addDouble(tr("Length"), QStringLiteral("m"), c.length, 1e-6, kBig, [=](Scene& s, double v) { con(s).length = v; });
+      break;
+    case K::PointToPath:
+      addLabel(tr("Point"), refText(c.a));
+      addLabel(tr("Path"), QString::fromStdString(c.path));
+      break;
+    case K::Orientation:
+      addLabel(tr("Body"), QString::fromStdString(c.bodyA));
+      addVec3(tr("Body axis"), QString(), c.axis, [=](Scene& s, const Vec3& v) { con(s).axis = v; });
+      addVec3(tr("World direction"), QString(), c.direction, [=](Scene& s, const Vec3& v) { con(s).direction = v; });
+      break;
+    case K::PointOnLine:
+      addLabel(tr("Point"), refText(c.a));
+      addVec3(tr("Line origin"), QStringLiteral("m"), c.origin, [=](Scene& s, const Vec3& v) { con(s).origin = v; });
+      addVec3(tr("Line direction"), QString(), c.direction, [=](Scene& s, const Vec3& v) { con(s).direction = v; });
+      break;
+    case K::PointOnPlane:
+      addLabel(tr("Point"), refText(c.a));
+      addVec3(tr("Plane origin"), QStringLiteral("m"), c.origin, [=](Scene& s, const Vec3& v) { con(s).origin = v; });
+      addVec3(tr("Plane normal"), QString(), c.normal, [=](Scene& s, const Vec3& v) { con(s).normal = v; });
+      break;
+    case K::SphereToSphere:
+      addLabel(tr("Spheres"), QString::fromStdString(c.bodyA + " — " + c.bodyB));
+      break;
+  }
+}
+
+void Inspector::buildSettings(const core::Settings& st) {
+  addHeader(tr("Scene settings"));
+  addVec3(tr("Gravity"), QStringLiteral("m/s²"), st.gravity, [](Scene& s, const Vec3& v) { s.settings.gravity = v; });
+  addBool(tr("Gravity on"), st.gravityOn, [](Scene& s, bool v) { s.settings.gravityOn = v; });
+  addDouble(tr("Time step"), QStringLiteral("s"), st.dt, 1e-7, 1.0, [](Scene& s, double v) { s.settings.dt = v; }, 6);
+  addChoice(tr("Integrator"), {QStringLiteral("rk4"), QStringLiteral("rk45"), QStringLiteral("euler")}, int(st.integrator),
+            [](Scene& s, int i) { s.settings.integrator = core::IntegratorKind(i); });
+  addChoice(tr("Solver"), {QStringLiteral("auto"), QStringLiteral("dense-svd"), QStringLiteral("sparse"), QStringLiteral("sequential-impulses")},
+            int(st.solver), [](Scene& s, int i) { s.settings.solver = core::SolverKind(i); });
+  addChoice(tr("Stabilization"), {QStringLiteral("tau"), QStringLiteral("baumgarte"), QStringLiteral("implicit")},
+            int(st.stabilization), [](Scene& s, int i) { s.settings.stabilization = core::StabilizationKind(i); });
+  addDouble(tr("Default tau"), QStringLiteral("s"), st.defaultTau, 1e-6, kBig, [](Scene& s, double v) { s.settings.defaultTau = v; });
+  addDouble(tr("Baumgarte alpha"), QStringLiteral("1/s"), st.baumgarteAlpha, 0, kBig, [](Scene& s, double v) { s.settings.baumgarteAlpha = v; });
+  addDouble(tr("Baumgarte beta"), QStringLiteral("1/s"), st.baumgarteBeta, 0, kBig, [](Scene& s, double v) { s.settings.baumgarteBeta = v; });
+  addBool(tr("Projection"), st.projection, [](Scene& s, bool v) { s.settings.projection = v; });
+  addDouble(tr("Solver iterations"), QString(), st.solverIterations, 1, 10000,
+            [](Scene& s, double v) { s.settings.solverIterations = int(std::lround(v)); }, 0);
+  addDouble(tr("RK45 tolerance"), QString(), st.tolerance, 1e-14, 1, [](Scene& s, double v) { s.settings.tolerance = v; }, 12);
+  addDouble(tr("Duration"), QStringLiteral("s"), st.duration, 1e-6, kBig, [](Scene& s, double v) { s.settings.duration = v; });
+}
+
+}  // namespace tether::ui

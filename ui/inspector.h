@@ -1,0 +1,61 @@
+// The property inspector: every parameter of the selected object (or of the scene settings)
+// with its unit. Entries are range-checked by their widgets and the whole scene is validated
+// before an edit lands; a refused edit shows why and the fields revert.
+#pragma once
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QWidget>
+#include <functional>
+
+#include "ui/document.h"
+#include "ui/selection.h"
+
+namespace tether::ui {
+
+class Inspector : public QWidget {
+  Q_OBJECT
+ public:
+  Inspector(Document& doc, QWidget* parent = nullptr);
+  void setSelection(const Selection& s);
+  const Selection& selection() const { return m_selection; }
+
+ signals:
+  void renamed(const Selection& s);  // the inspected object has a new name
+
+ private:
+  void rebuild();
+  void scheduleRebuild();
+  using Change = std::function<void(core::Scene&)>;
+  void apply(const QString& what, const Change& change, int mergeId);
+
+  // field builders: each commits its own edit
+  void addHeader(const QString& text);
+  void addLabel(const QString& label, const QString& value);
+  void addName();
+  void addDouble(const QString& label, const QString& unit, double value, double min, double max,
+                 const std::function<void(core::Scene&, double)>& set, int decimals = 4);
+  void addVec3(const QString& label, const QString& unit, const core::Vec3& value,
+               const std::function<void(core::Scene&, const core::Vec3&)>& set);
+  void addBool(const QString& label, bool value, const std::function<void(core::Scene&, bool)>& set);
+  void addChoice(const QString& label, const QStringList& options, int current,
+                 const std::function<void(core::Scene&, int)>& set);
+
+  void buildBody(const core::BodyDef& b);
+  void buildNail(const core::NailDef& n);
+  void buildPath(const core::PathDef& p);
+  void buildForce(const core::ForceDef& f);
+  void buildConstraint(const core::ConstraintDef& c);
+  void buildSettings(const core::Settings& s);
+
+  Document& m_doc;
+  Selection m_selection;
+  QWidget* m_form = nullptr;
+  QFormLayout* m_layout = nullptr;
+  QLabel* m_error = nullptr;
+  QString m_lastError;
+  bool m_rebuildPending = false;
+  int m_fieldId = 0;  // merge ids: one per field of the current form
+};
+
+}  // namespace tether::ui

@@ -1,0 +1,419 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include "core/scene_edit.h"
+
+#ifndef TETHER_EXAMPLES_DIR
+#define TETHER_EXAMPLES_DIR ""
+#endif
+
+namespace tether::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_sim(std::make_unique<SimulationController>()) {
+  setObjectName(QStringLiteral("TetherMainWindow"));
+  m_viewport = new ViewportWidget(m_doc, *m_sim, this);
+  setCentralWidget(m_viewport);
+  buildDocks();
+  buildActions();
+
+  m_timeLabel = new QLabel(this);
+  m_rateLabel = new QLabel(this);
+  m_devLabel = new QLabel(this);
+  m_stateLabel = new QLabel(this);
+  for (QLabel* l : {m_stateLabel, m_timeLabel, m_rateLabel, m_devLabel}) statusBar()->addPermanentWidget(l);
+
+  // every document change goes to the solver thread as a message; a different scene restarts it
+  connect(&m_doc, &Document::loaded, this, [this] { m_restartNext = true; });
+  connect(&m_doc, &Document::changed, this, [this] {
+    m_sim->load(m_doc.scene(), m_doc.revision(), m_restartNext);
+    m_restartNext = false;
+  });
+  connect(&m_doc, &Document::modifiedChanged, this, [this] { updateTitle(); });
+  connect(&m_doc, &Document::filePathChanged, this, [this] { updateTitle(); });
+  connect(m_viewport, &ViewportWidget::selected, this, &MainWindow::select);
+  connect(m_viewport, &ViewportWidget::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  connect(m_viewport, &ViewportWidget::glFailed, this, [this](const QString& why) {
+    showError(tr("OpenGL"), tr("The 3D viewport cannot draw: %1").arg(why));
+  });
+  connect(m_outliner, &Outliner::selected, this, &MainWindow::select);
+  connect(m_outliner, &Outliner::deleteRequested, this, &MainWindow::deleteSelection);
+  connect(m_inspector, &Inspector::renamed, this, &MainWindow::select);
+
+  // the UI polls the newest snapshot at display rate; it never waits for the solver
+  m_frameTimer.setInterval(16);
+  connect(&m_frameTimer, &QTimer::timeout, this, [this] {
+    m_viewport->pollSnapshot();
+    updateStatus();
+  });
+  m_frameTimer.start();
+
+  m_sim->load(m_doc.scene(), m_doc.revision(), true);
+  m_restartNext = false;
+  resize(1280, 800);
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  updateTitle();
+  updateStatus();
+}
+
+MainWindow::~MainWindow() {
+  m_frameTimer.stop();
+}
+
+QString MainWindow::examplesDir() {
+  const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/tether/examples");
+  if (QDir(installed).exists()) return QDir(installed).canonicalPath();
+  return QStringLiteral(TETHER_EXAMPLES_DIR);
+}
+
+void MainWindow::buildDocks() {
+  m_outliner = new Outliner(m_doc);
+  auto* od = new QDockWidget(tr("Scene"), this);
+  od->setObjectName(QStringLiteral("outlinerDock"));
+  od->setWidget(m_outliner);
+  addDockWidget(Qt::LeftDockWidgetArea, od);
+  m_inspector = new Inspector(m_doc);
+  auto* id = new QDockWidget(tr("Properties"), this);
+  id->setObjectName(QStringLiteral("inspectorDock"));
+  id->setWidget(m_inspector);
+  addDockWidget(Qt::RightDockWidgetArea, id);
+  id->setMinimumWidth(330);
+}
+
+void MainWindow::buildActions() {
+  // File
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+    if (maybeSave()) newDocument();
+  });
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  QMenu* examples = file->addMenu(tr("&Examples"));
+  const QDir dir(examplesDir());
+  for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    const QString path = fi.absoluteFilePath();
+    examples->addAction(fi.baseName().replace(QLatin1Char('_'), QLatin1Char(' ')), this, [this, path] {
+      if (maybeSave()) openFile(path);
+    });
+  }
+  file->addSeparator();
+  file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  // Edit
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_doc.undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = m_doc.undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
+  del->setShortcut(QKeySequence::Delete);
+  edit->addAction(tr("Scene &settings"), this, [this] { select({Selection::Kind::Settings, {}}); });
+
+  // View
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Frame all"), QKeySequence(Qt::Key_F), m_viewport, &ViewportWidget::frameAll);
+  QMenu* views = view->addMenu(tr("Standard &views"));
+  const std::pair<QString, render::StandardView> standard[] = {
+      {tr("Front"), render::StandardView::Front}, {tr("Back"), render::StandardView::Back},
+      {tr("Left"), render::StandardView::Left},   {tr("Right"), render::StandardView::Right},
+      {tr("Top"), render::StandardView::Top},     {tr("Bottom"), render::StandardView::Bottom},
+      {tr("Isometric"), render::StandardView::Iso}};
+  int key = Qt::Key_1;
+  for (const auto& [name, v] : standard) {
+    const render::StandardView sv = v;
+    views->addAction(name, QKeySequence(key++), this, [this, sv] { m_viewport->setStandardView(sv); });
+  }
+  view->addSeparator();
+  auto toggle = [&](const QString& text, bool* flag, const QKeySequence& ks = {}) {
+    QAction* a = view->addAction(text);
+    a->setCheckable(true);
+    a->setChecked(*flag);
+    if (!ks.isEmpty()) a->setShortcut(ks);
+    connect(a, &QAction::toggled, this, [this, flag](bool on) {
+      *flag = on;
+      m_viewport->update();
+    });
+    return a;
+  };
+  render::ViewOptions& vo = m_viewport->viewOptions();
+  QAction* debug = toggle(tr("&Debug draw (off: animation mode)"), &vo.debugDraw, QKeySequence(Qt::Key_D));
+  debug->setObjectName(QStringLiteral("debugDraw"));
+  toggle(tr("Constraint &forces"), &vo.constraintForces);
+  toggle(tr("&External forces"), &vo.externalForces);
+  toggle(tr("&Torques"), &vo.torques);
+  toggle(tr("Deviation &lines and constraint geometry"), &vo.deviationLines);
+  toggle(tr("&Velocities"), &vo.velocities);
+  toggle(tr("&Control points"), &vo.controlPoints);
+  toggle(tr("&Grid"), &vo.grid);
+  view->addAction(tr("Longer arrows"), QKeySequence(Qt::Key_BracketRight), this, [this] {
+    m_viewport->viewOptions().forceScaleFactor *= 2;
+    m_viewport->update();
+  });
+  view->addAction(tr("Shorter arrows"), QKeySequence(Qt::Key_BracketLeft), this, [this] {
+    m_viewport->viewOptions().forceScaleFactor /= 2;
+    m_viewport->update();
+  });
+
+  // Simulation
+  QMenu* simMenu = menuBar()->addMenu(tr("&Simulation"));
+  m_playAction = simMenu->addAction(tr("&Play"));
+  m_playAction->setCheckable(true);
+  m_playAction->setShortcut(QKeySequence(Qt::Key_Space));
+  connect(m_playAction, &QAction::triggered, this, [this](bool on) { on ? play() : pause(); });
+  QAction* step = simMenu->addAction(tr("&Step"), QKeySequence(Qt::Key_Period), this, [this] { m_sim->step(); });
+  QAction* reset = simMenu->addAction(tr("&Reset"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+    m_sim->reset();
+    m_playAction->setChecked(false);
+  });
+  QMenu* speed = simMenu->addMenu(tr("Sp&eed"));
+  auto* speeds = new QActionGroup(this);
+  for (double f : {0.1, 0.25, 0.5, 1.0, 2.0, 4.0}) {
+    QAction* a = speed->addAction(QStringLiteral("%1×").arg(f));
+    a->setCheckable(true);
+    a->setChecked(f == 1.0);
+    speeds->addAction(a);
+    connect(a, &QAction::triggered, this, [this, f] { setSpeed(f); });
+  }
+  QAction* realTime = simMenu->addAction(tr("Real-time &sync"));
+  realTime->setCheckable(true);
+  realTime->setChecked(true);
+  connect(realTime, &QAction::toggled, this, [this](bool on) { m_sim->setRealTime(on); });
+
+  // Tools
+  QMenu* toolsMenu = menuBar()->addMenu(tr("&Tools"));
+  m_tools = new QActionGroup(this);
+  QToolBar* simBar = addToolBar(tr("Simulation"));
+  simBar->setObjectName(QStringLiteral("simulationBar"));
+  simBar->addAction(m_playAction);
+  simBar->addAction(step);
+  simBar->addAction(reset);
+  simBar->addAction(undo);
+  simBar->addAction(redo);
+  QToolBar* bodyBar = addToolBar(tr("Build"));
+  bodyBar->setObjectName(QStringLiteral("buildBar"));
+  auto addTool = [&](const QString& text, const Tool& t, QToolBar* bar, const QKeySequence& ks = {}) {
+    QAction* a = toolsMenu->addAction(text);
+    a->setCheckable(true);
+    a->setData(QVariant::fromValue(int(t.kind) * 100 + int(t.constraint)));
+    a->setObjectName(QStringLiteral("tool:") + toolName(t));
+    if (!ks.isEmpty()) a->setShortcut(ks);
+    m_tools->addAction(a);
+    if (bar) bar->addAction(a);
+    connect(a, &QAction::triggered, this, [this, t] { setTool(t); });
+    return a;
+  };
+  addTool(tr("Select / move"), {ToolKind::Select}, bodyBar, QKeySequence(Qt::Key_S))->setChecked(true);
+  addTool(tr("Rod"), {ToolKind::Rod}, bodyBar, QKeySequence(Qt::Key_R));
+  addTool(tr("Sphere"), {ToolKind::Sphere}, bodyBar);
+  addTool(tr("Torus"), {ToolKind::Torus}, bodyBar);
+  addTool(tr("Box"), {ToolKind::Box}, bodyBar);
+  addTool(tr("Nail"), {ToolKind::Nail}, bodyBar, QKeySequence(Qt::Key_N));
+  addTool(tr("Spring"), {ToolKind::Spring}, bodyBar);
+  addTool(tr("Control point"), {ToolKind::ControlPoint}, bodyBar);
+  toolsMenu->addSeparator();
+  addToolBarBreak();
+  QToolBar* conBar = addToolBar(tr("Constraints"));
+  conBar->setObjectName(QStringLiteral("constraintBar"));
+  using K = core::ConstraintKind;
+  for (K k : {K::PointToNail, K::PointToPoint, K::PointToPath, K::Orientation, K::PointOnLine, K::PointOnPlane,
+              K::SphereToSphere, K::Distance, K::ScalarPointToNail})
+    addTool(QString::fromUtf8(core::toString(k)), {ToolKind::Constraint, k}, conBar);
+
+  // Help
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Tether"), this, [this] {
+    QMessageBox::about(this, tr("About Tether"),
+                       tr("<b>Tether %1</b><p>Physically based modeling with dynamic constraints "
+                          "(Barzel &amp; Barr 1988).</p><p>OpenGL: %2</p>")
+                           .arg(QCoreApplication::applicationVersion(), m_viewport->glError().isEmpty()
+                                                                            ? tr("ready")
+                                                                            : m_viewport->glError()));
+  });
+}
+
+void MainWindow::setTool(const Tool& t) {
+  m_viewport->tools().setTool(t);
+  for (QAction* a : m_tools->actions())
+    if (a->data().toInt() == int(t.kind) * 100 + int(t.constraint)) a->setChecked(true);
+  statusBar()->showMessage(toolHint(t, false), 8000);
+  m_viewport->update();
+}
+
+void MainWindow::select(const Selection& s) {
+  m_selection = s;
+  m_viewport->setSelection(s);
+  m_outliner->setSelection(s);
+  m_inspector->setSelection(s);
+}
+
+void MainWindow::play() {
+  m_sim->play();
+  m_playAction->setChecked(true);
+}
+
+void MainWindow::pause() {
+  m_sim->pause();
+  m_playAction->setChecked(false);
+}
+
+bool MainWindow::isPlaying() const { return m_playAction->isChecked(); }
+
+void MainWindow::setSpeed(double factor) { m_sim->setSpeed(factor); }
+
+void MainWindow::updateTitle() {
+  setWindowTitle(m_doc.displayName() + QStringLiteral("[*] — Tether"));
+  setWindowModified(m_doc.isModified());
+}
+
+void MainWindow::updateStatus() {
+  const auto snap = m_viewport->shownSnapshot();
+  if (!snap) return;
+  m_timeLabel->setText(tr("t = %1 s").arg(snap->t, 0, 'f', 3));
+  m_rateLabel->setText(tr("%1 steps/s").arg(snap->stepsPerSecond, 0, 'f', 0));
+  m_devLabel->setText(tr("max |D| = %1").arg(snap->maxDeviation, 0, 'g', 3));
+  m_stateLabel->setText(snap->playing ? tr("running") : tr("paused"));
+  if (!snap->playing && m_playAction->isChecked() && snap->revision == m_doc.revision() && !snap->message.empty())
+    m_playAction->setChecked(false);  // the solver paused itself (divergence)
+  const QString msg = QString::fromStdString(snap->message);
+  if (msg != m_lastMessage) {
+    m_lastMessage = msg;
+    if (!msg.isEmpty()) statusBar()->showMessage(msg);
+  }
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+  // window-modal and non-blocking: the event loop (and the solver's snapshots) keep going
+  auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setObjectName(QStringLiteral("errorBox"));
+  box->open();
+}
+
+bool MainWindow::openFile(const QString& path) {
+  QString error;
+  if (!m_doc.load(path, error)) {
+    showError(tr("Cannot open scene"), tr("%1 was not opened:\n\n%2").arg(QFileInfo(path).fileName(), error));
+    return false;
+  }
+  addRecent(QFileInfo(path).absoluteFilePath());
+  select({});
+  m_playAction->setChecked(false);
+  return true;
+}
+
+bool MainWindow::saveFile(const QString& path) {
+  QString error;
+  if (!m_doc.save(path, error)) {
+    showError(tr("Cannot save scene"), error);
+    return false;
+  }
+  addRecent(QFileInfo(path).absoluteFilePath());
+  statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  return true;
+}
+
+void MainWindow::newDocument() {
+  m_doc.clear();
+  select({});
+  m_playAction->setChecked(false);
+}
+
+void MainWindow::open() {
+  if (!maybeSave()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open scene"), QFileInfo(m_doc.filePath()).path(),
+                                                    tr("Tether scenes (*.json);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::save() {
+  if (m_doc.filePath().isEmpty()) return saveAs();
+  return saveFile(m_doc.filePath());
+}
+
+bool MainWindow::saveAs() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Save scene"), m_doc.filePath().isEmpty() ? QDir::homePath() + "/untitled.json" : m_doc.filePath(),
+                                              tr("Tether scenes (*.json)"));
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QStringLiteral(".json"))) path += QStringLiteral(".json");
+  return saveFile(path);
+}
+
+bool MainWindow::maybeSave() {
+  if (!m_doc.isModified()) return true;
+  const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                           tr("%1 has unsaved changes. Save them?").arg(m_doc.displayName()),
+                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::deleteSelection() {
+  const Selection s = m_selection;
+  if (s.kind == Selection::Kind::None || s.kind == Selection::Kind::Settings) return;
+  QString error;
+  if (m_doc.edit(tr("Delete %1").arg(QString::fromStdString(s.name)),
+                 [&](core::Scene& sc) { core::removeObject(sc, objectKind(s.kind), s.name); }, 0, &error))
+    select({});
+  else
+    statusBar()->showMessage(tr("Not deleted: %1").arg(error), 6000);
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString& path : recent)
+    m_recentMenu->addAction(path, this, [this, path] {
+      if (maybeSave()) openFile(path);
+    });
+  m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  e->accept();
+}
+
+}  // namespace tether::ui

@@ -1,0 +1,86 @@
+// The viewport's tools: what a left click or drag does. Select/move (with the mouse spring
+// while the simulation runs), placing bodies and nails, one tool per constraint type, springs,
+// and custom control points. Every change goes to the document as an undoable edit.
+#pragma once
+
+#include <QString>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "core/snapshot.h"
+#include "render/camera.h"
+#include "render/renderer.h"
+#include "ui/document.h"
+#include "ui/selection.h"
+#include "ui/simulation_controller.h"
+
+namespace tether::ui {
+
+enum class ToolKind { Select, Rod, Sphere, Torus, Box, Nail, Constraint, Spring, ControlPoint };
+
+struct Tool {
+  ToolKind kind = ToolKind::Select;
+  core::ConstraintKind constraint = core::ConstraintKind::PointToNail;  // ToolKind::Constraint
+  bool operator==(const Tool&) const = default;
+};
+QString toolName(const Tool& t);
+QString toolHint(const Tool& t, bool firstPicked);
+
+class ToolController {
+ public:
+  ToolController(Document& doc, SimulationController& sim, render::Camera& camera);
+
+  void setTool(const Tool& t);
+  const Tool& tool() const { return m_tool; }
+  void cancel();  // Esc: forget a pending first click, end a drag
+
+  // mouse, in widget pixels; snap is the snapshot being shown
+  void press(const core::Snapshot& snap, double px, double py);
+  void move(const core::Snapshot& snap, double px, double py, bool buttonDown);
+  void release(const core::Snapshot& snap, double px, double py);
+
+  // what the renderer should highlight for the tool (hover, rubber band, preview)
+  void decorate(render::Highlight& hl) const;
+  bool wantsControlPoints() const;
+
+  // callbacks to the window
+  std::function<void(const Selection&)> onSelect;
+  std::function<void(const QString&)> onMessage;
+
+ private:
+  // something a click can land on
+  struct Target {
+    enum class Kind { None, Point, Nail, PathPoint, Space } kind = Kind::None;
+    core::PointRef ref;           // Point: the body point; Nail/PathPoint: target name
+    core::Vec3 position = core::Vec3::Zero();  // world
+    int body = -1;                // Point: snapshot body index
+    core::Vec3 local = core::Vec3::Zero();     // Point: body coordinates
+  };
+  Target targetAt(const core::Snapshot& snap, double px, double py) const;
+  bool workPlane(double px, double py, core::Vec3& out) const;
+  void placeBody(const core::Snapshot& snap, double px, double py);
+  void connect(const core::Snapshot& snap, const Target& second);
+  void edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId = 0);
+
+  Document& m_doc;
+  SimulationController& m_sim;
+  render::Camera& m_camera;
+  Tool m_tool;
+
+  // pending state
+  std::optional<Target> m_first;      // constraint / spring: the first click
+  Target m_hover;                     // what is under the cursor
+  bool m_rodDrag = false;             // placing a rod: press .. release
+  core::Vec3 m_rodFrom = core::Vec3::Zero(), m_rodTo = core::Vec3::Zero();
+  enum class Drag { None, Body, Nail, Spring } m_drag = Drag::None;
+  std::string m_dragName;             // the body or nail being moved
+  int m_dragBody = -1;
+  core::Vec3 m_dragStart = core::Vec3::Zero(), m_dragOrigin = core::Vec3::Zero(), m_dragLocal = core::Vec3::Zero();
+  core::Quat m_dragOrientation = core::Quat::Identity();
+  core::Vec3 m_dragPlaneNormal = core::Vec3::UnitY();
+  bool m_dragMoved = false;
+  int m_hoverBody = -1, m_hoverNail = -1;
+};
+
+}  // namespace tether::ui
