@@ -194,7 +194,8 @@ struct GpuMesh {
 struct Renderer::Gpu {
   GLuint meshProgram = 0, lineProgram = 0;
   GLint meshViewProj = -1, meshEye = -1, meshLit = -1, lineViewProj = -1;
-  GpuMesh cylinder, sphere, box, cone;
+  GpuMesh cylinder, sphere, box;
+  GpuMesh shaft, head, dotMesh;  // low-poly meshes for arrows and dots (thin on screen: 8 sides suffice)
   std::map<int, GpuMesh> tori;  // by tube ratio in thousandths
   GLuint lineVao = 0, lineVbo = 0;
   std::vector<LineVertex> lines;
@@ -251,10 +252,12 @@ bool Renderer::initialize(std::string& error) {
   g.meshEye = glGetUniformLocation(g.meshProgram, "u_eye");
   g.meshLit = glGetUniformLocation(g.meshProgram, "u_lit");
   g.lineViewProj = glGetUniformLocation(g.lineProgram, "u_viewProj");
-  g.cylinder.create(cylinderMesh(20));
+  g.cylinder.create(cylinderMesh(16));
   g.sphere.create(sphereMesh(20, 12));
   g.box.create(boxMesh());
-  g.cone.create(coneMesh(16));
+  g.shaft.create(cylinderMesh(6));
+  g.head.create(coneMesh(8));
+  g.dotMesh.create(sphereMesh(8, 6));
   glGenVertexArrays(1, &g.lineVao);
   glGenBuffers(1, &g.lineVbo);
   glBindVertexArray(g.lineVao);
@@ -285,7 +288,9 @@ void Renderer::release() {
   g.cylinder.destroy();
   g.sphere.destroy();
   g.box.destroy();
-  g.cone.destroy();
+  g.shaft.destroy();
+  g.head.destroy();
+  g.dotMesh.destroy();
   for (auto& [k, m] : g.tori) m.destroy();
   g.tori.clear();
   glDeleteVertexArrays(1, &g.lineVao);
@@ -326,7 +331,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   if (!m_ready || !snap.geometry) return;
   Gpu& g = *m_gpu;
   const core::SceneGeometry& geo = *snap.geometry;
-  for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.cone}) m->lit.clear(), m->flat.clear();
+  for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh}) m->lit.clear(), m->flat.clear();
   for (auto& [k, m] : g.tori) m.lit.clear(), m.flat.clear();
   g.lines.clear();
 
@@ -358,7 +363,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
 
   // a dot of constant screen size
   auto dot = [&](const Vec3& at, double pixels, const Color& c) {
-    g.sphere.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(pixels * cam.pixelSize(at)), c));
+    g.dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(pixels * cam.pixelSize(at)), c));
   };
 
   // arrows: a shaft and a cone head of constant screen width
@@ -370,8 +375,8 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
     const double head = std::min(0.35 * len, 7.0 * w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;
-    g.cylinder.flat.push_back(instance(q, from + 0.5 * shaft * dir, Vec3(w, w, shaft), c));
-    g.cone.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
+    g.shaft.flat.push_back(instance(q, from + 0.5 * shaft * dir, Vec3(w, w, shaft), c));
+    g.head.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
     m_segments.push_back({kind, index, from, from + vec});
     if (kind == Segment::Kind::ConstraintTorque) m_scale.torques = true;
     else if (kind == Segment::Kind::Velocity) m_scale.velocities = true;
@@ -516,7 +521,8 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   glUniform3f(g.meshEye, float(eye.x()), float(eye.y()), float(eye.z()));
   for (int lit : {1, 0}) {
     glUniform1i(g.meshLit, lit);
-    for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.cone}) m->drawInstances(lit ? m->lit : m->flat);
+    for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh})
+      m->drawInstances(lit ? m->lit : m->flat);
     for (auto& [k, m] : g.tori) m.drawInstances(lit ? m.lit : m.flat);
   }
   auto drawLines = [&](const glm::mat4& matrix) {

@@ -3,5 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-release}"
+shift || true
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+# further arguments: --target ... (default: everything)
+cmake --build --preset "$preset" -j "$(nproc)" "$@"

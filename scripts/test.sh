@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Command 2 of the README: install what is missing, build, and run the whole test suite:
-# the release build (every test, examples over their full 10 s), then the AddressSanitizer +
-# UBSan build (every test; examples shortened to 1 s: there the point is memory and UB).
+#  1. the release build: every test (examples over their full 10 s; the GUI tests in Xvfb);
+#  2. the AddressSanitizer + UBSan build: every test again (examples shortened to 1 s: there
+#     the point is memory and UB);
+#  3. the ThreadSanitizer build of the desktop app: the GUI tests, where the solver thread runs
+#     beside the UI (core is single-threaded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -14,3 +17,6 @@ bash scripts/build.sh asan
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 TETHER_EXAMPLE_SECONDS=1 ctest --preset asan -j "$jobs"
+
+bash scripts/build.sh tsan --target gui_tests tether
+TETHER_HAMMER_ROUNDS=400 ctest --preset tsan -R '^gui\.' -j "$jobs"

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace tether::ui {
 
 using Clock = std::chrono::steady_clock;
 
 SimulationController::SimulationController() {
-  m_snapshot.store(std::make_shared<const core::Snapshot>());
+  m_snapshot = std::make_shared<const core::Snapshot>();
   m_thread = std::thread([this] { run(); });
 }
 
@@ -164,7 +165,12 @@ void SimulationController::publish() {
   snap->stepsPerSecond = m_rate;
   snap->playing = m_playing;
   snap->message = m_message;
-  m_snapshot.store(std::move(snap));
+  std::shared_ptr<const core::Snapshot> old;
+  {
+    std::lock_guard lock(m_snapshotMutex);
+    old = std::exchange(m_snapshot, std::move(snap));
+  }
+  // the previous snapshot is released here, outside the lock (or by the UI if it still holds it)
 }
 
 }  // namespace tether::ui
