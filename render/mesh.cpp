@@ -31,7 +31,7 @@ void disc(MeshData& m, int segments, double z, double nz, double radius) {
 }
 }  // namespace
 
-MeshData cylinderMesh(int segments) {
+MeshData cylinderMesh(int segments, bool caps) {
   MeshData m;
   for (int i = 0; i <= segments; ++i) {
     const double a = kTwoPi * i / segments, c = std::cos(a), s = std::sin(a);
@@ -42,8 +42,10 @@ MeshData cylinderMesh(int segments) {
     const std::uint32_t b = std::uint32_t(2 * i);
     quad(m, b, b + 2, b + 3, b + 1);
   }
-  disc(m, segments, -0.5, -1, 1.0);
-  disc(m, segments, 0.5, 1, 1.0);
+  if (caps) {
+    disc(m, segments, -0.5, -1, 1.0);
+    disc(m, segments, 0.5, 1, 1.0);
+  }
   return m;
 }
 
@@ -87,7 +89,7 @@ MeshData boxMesh() {
   return m;
 }
 
-MeshData coneMesh(int segments) {
+MeshData coneMesh(int segments, bool cap) {
   MeshData m;
   // side normal of a cone with slope radius 1 over height 1: (cos a, sin a, 1) / sqrt 2
   const double k = 1.0 / std::sqrt(2.0);
@@ -100,7 +102,7 @@ MeshData coneMesh(int segments) {
     const std::uint32_t b = std::uint32_t(2 * i);
     for (std::uint32_t x : {b, b + 2, b + 1}) m.indices.push_back(x);
   }
-  disc(m, segments, 0.0, -1, 1.0);
+  if (cap) disc(m, segments, 0.0, -1, 1.0);
   return m;
 }
 

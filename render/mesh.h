@@ -11,10 +11,10 @@ struct MeshData {
   std::vector<std::uint32_t> indices;  // triangles
 };
 
-MeshData cylinderMesh(int segments);            // radius 1, z in [-1/2, 1/2], capped
+MeshData cylinderMesh(int segments, bool caps = true);  // radius 1, z in [-1/2, 1/2]
 MeshData sphereMesh(int slices, int stacks);    // radius 1
 MeshData boxMesh();                             // [-1/2, 1/2]^3
-MeshData coneMesh(int segments);                // base radius 1 at z = 0, apex at z = 1, capped
+MeshData coneMesh(int segments, bool cap = true);  // base radius 1 at z = 0, apex at z = 1
 MeshData torusMesh(double tubeRatio, int rings, int sides);  // centre-line radius 1 in xy, tube radius tubeRatio
 
 }  // namespace tether::render

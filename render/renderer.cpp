@@ -196,6 +196,8 @@ struct Renderer::Gpu {
   GLint meshViewProj = -1, meshEye = -1, meshLit = -1, lineViewProj = -1;
   GpuMesh cylinder, sphere, box;
   GpuMesh shaft, head, dotMesh;  // low-poly meshes for arrows and dots (thin on screen: 8 sides suffice)
+  GpuMesh thinRod;               // level of detail: rods a few pixels wide (the 1000-link chain)
+  GpuMesh thinHead;              // level of detail: arrow heads when there are many arrows
   std::map<int, GpuMesh> tori;  // by tube ratio in thousandths
   GLuint lineVao = 0, lineVbo = 0;
   std::vector<LineVertex> lines;
@@ -255,7 +257,9 @@ bool Renderer::initialize(std::string& error) {
   g.cylinder.create(cylinderMesh(16));
   g.sphere.create(sphereMesh(20, 12));
   g.box.create(boxMesh());
-  g.shaft.create(cylinderMesh(6));
+  g.shaft.create(cylinderMesh(6, false));
+  g.thinRod.create(cylinderMesh(6, false));
+  g.thinHead.create(coneMesh(4, false));
   g.head.create(coneMesh(8));
   g.dotMesh.create(sphereMesh(8, 6));
   glGenVertexArrays(1, &g.lineVao);
@@ -289,6 +293,8 @@ void Renderer::release() {
   g.sphere.destroy();
   g.box.destroy();
   g.shaft.destroy();
+  g.thinRod.destroy();
+  g.thinHead.destroy();
   g.head.destroy();
   g.dotMesh.destroy();
   for (auto& [k, m] : g.tori) m.destroy();
@@ -331,7 +337,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   if (!m_ready || !snap.geometry) return;
   Gpu& g = *m_gpu;
   const core::SceneGeometry& geo = *snap.geometry;
-  for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh}) m->lit.clear(), m->flat.clear();
+  for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh, &g.thinRod, &g.thinHead}) m->lit.clear(), m->flat.clear();
   for (auto& [k, m] : g.tori) m.lit.clear(), m.flat.clear();
   g.lines.clear();
 
@@ -347,8 +353,15 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
     if (int(i) == hl.selectedBody) c = mix(c, highlight, 0.75f);
     else if (int(i) == hl.hoverBody) c = mix(c, hover, 0.45f);
     switch (b.shape) {
-      case Shape::Rod: g.cylinder.lit.push_back(instance(p.q, p.x, Vec3(b.radius, b.radius, b.length), c)); break;
-      case Shape::Sphere: g.sphere.lit.push_back(instance(p.q, p.x, Vec3::Constant(b.radius), c)); break;
+      case Shape::Rod:
+        // fewer sides where the rod is under 3 pixels thick
+        (b.radius < 3 * cam.pixelSize(p.x) ? g.thinRod : g.cylinder)
+            .lit.push_back(instance(p.q, p.x, Vec3(b.radius, b.radius, b.length), c));
+        break;
+      case Shape::Sphere:
+        (b.radius < 4 * cam.pixelSize(p.x) ? g.dotMesh : g.sphere)
+            .lit.push_back(instance(p.q, p.x, Vec3::Constant(b.radius), c));
+        break;
       case Shape::Box: g.box.lit.push_back(instance(p.q, p.x, b.size, c)); break;
       case Shape::Torus:
         g.torus(b.minorRadius / b.majorRadius).lit.push_back(instance(p.q, p.x, Vec3::Constant(b.majorRadius), c));
@@ -366,7 +379,12 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
     g.dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(pixels * cam.pixelSize(at)), c));
   };
 
-  // arrows: a shaft and a cone head of constant screen width
+  // arrows: a shaft and a cone head of constant screen width. Level of detail: with hundreds
+  // of arrows (a 1000-link chain) the shafts are lines and the heads four-sided, which keeps
+  // software rendering (llvmpipe) interactive; a few arrows get round solid shafts.
+  size_t arrowCount = 0;
+  for (const core::ConstraintDraw& c : snap.constraints) arrowCount += c.active ? size_t(c.nb) : 0;
+  const bool manyArrows = arrowCount > 256;
   auto arrow = [&](const Vec3& from, const Vec3& vec, const Color& c, Segment::Kind kind, int index) {
     const double len = vec.norm();
     if (!(len > 1e-12) || !std::isfinite(len)) return;
@@ -375,8 +393,13 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
     const double head = std::min(0.35 * len, 7.0 * w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;
-    g.shaft.flat.push_back(instance(q, from + 0.5 * shaft * dir, Vec3(w, w, shaft), c));
-    g.head.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
+    if (manyArrows) {
+      line(g.lines, from, from + shaft * dir, c);
+      g.thinHead.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
+    } else {
+      g.shaft.flat.push_back(instance(q, from + 0.5 * shaft * dir, Vec3(w, w, shaft), c));
+      g.head.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
+    }
     m_segments.push_back({kind, index, from, from + vec});
     if (kind == Segment::Kind::ConstraintTorque) m_scale.torques = true;
     else if (kind == Segment::Kind::Velocity) m_scale.velocities = true;
@@ -521,7 +544,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   glUniform3f(g.meshEye, float(eye.x()), float(eye.y()), float(eye.z()));
   for (int lit : {1, 0}) {
     glUniform1i(g.meshLit, lit);
-    for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh})
+    for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh, &g.thinRod, &g.thinHead})
       m->drawInstances(lit ? m->lit : m->flat);
     for (auto& [k, m] : g.tori) m.drawInstances(lit ? m.lit : m.flat);
   }

@@ -150,6 +150,7 @@ void ViewportWidget::paintGL() {
     m_renderer.finish();
   }
   m_lastFrameMs = timer.nsecsElapsed() * 1e-6;
+  ++m_frames;
 }
 
 void ViewportWidget::paintOverlay(QPainter& p) {

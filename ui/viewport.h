@@ -35,6 +35,7 @@ class ViewportWidget : public QOpenGLWidget {
   // Milliseconds the last paintGL took (draw plus glFinish when timing is on).
   void setTiming(bool on) { m_timing = on; }
   double lastFrameMs() const { return m_lastFrameMs; }
+  long framesDrawn() const { return m_frames; }
 
  signals:
   void selected(const Selection& s);
@@ -74,6 +75,7 @@ class ViewportWidget : public QOpenGLWidget {
   bool m_framedOnce = false;
   bool m_timing = false;
   double m_lastFrameMs = 0.0;
+  long m_frames = 0;
 };
 
 }  // namespace tether::ui
