@@ -137,8 +137,8 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
   switch (m_tool.kind) {
     case ToolKind::Select: {
       if (!snap.geometry) return;
-      // arrows and constraint lines first (they are drawn over the bodies), then nails, bodies
-      // (segments: hovering names them; clicking selects their constraint or spring)
+      // nails first (they sit on bodies' points), then bodies; arrows and constraint lines are
+      // picked by the viewport before it calls the tool
       if (const render::Hit h = render::pickNail(snap, m_camera, px, py, kPickRadius)) {
         const core::NailDef& n = snap.geometry->nails[size_t(h.index)];
         if (onSelect) onSelect({Selection::Kind::Nail, n.name});

@@ -241,6 +241,21 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   m_lastMouse = e->position();
   const bool orbitMod = e->modifiers() & Qt::AltModifier;
   if (e->button() == Qt::LeftButton && !orbitMod) {
+    // with the select tool, a click on an arrow or constraint line selects its constraint (or
+    // spring): they are drawn over the bodies
+    if (m_tools.tool().kind == ToolKind::Select && m_shown->geometry)
+      if (const render::Hit h = render::pickSegment(m_renderer.segments(), m_camera, e->position().x(), e->position().y(), 4)) {
+        const render::Segment& seg = m_renderer.segments()[size_t(h.index)];
+        using K = render::Segment::Kind;
+        if (seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque || seg.kind == K::ConstraintLine) {
+          emit selected({Selection::Kind::Constraint, m_shown->geometry->constraintNames[size_t(seg.index)]});
+          return;
+        }
+        if (seg.kind == K::Spring) {
+          emit selected({Selection::Kind::Force, m_shown->geometry->forceNames[size_t(seg.index)]});
+          return;
+        }
+      }
     m_toolButton = true;
     m_tools.press(*m_shown, e->position().x(), e->position().y());
   } else {
