@@ -5,7 +5,6 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QScreen>
-#include <QSurfaceFormat>
 #include <QTimer>
 #include <cstdio>
 
@@ -31,11 +30,7 @@ QString probeOpenGL() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  QSurfaceFormat fmt;
-  fmt.setVersion(3, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  fmt.setDepthBufferSize(24);
-  QSurfaceFormat::setDefaultFormat(fmt);
+  tether::ui::ViewportWidget::requestSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Tether"));
   QApplication::setOrganizationName(QStringLiteral("Tether"));

@@ -104,14 +104,16 @@ Vec3 Camera::workPlaneNormal() const {
   return Vec3::Unit(axis);
 }
 
-bool Camera::hitWorkPlane(const Ray& r, Vec3& out) const {
-  const Vec3 n = workPlaneNormal();
+// o + t d on the plane: n . (o + t d - p) = 0  =>  t = n . (p - o) / (n . d)
+bool hitPlane(const Ray& r, const Vec3& p, const Vec3& n, Vec3& out) {
   const double den = n.dot(r.direction);
   if (std::abs(den) < 1e-9) return false;
-  const double t = n.dot(m_target - r.origin) / den;
+  const double t = n.dot(p - r.origin) / den;
   if (t <= 0) return false;
   out = r.origin + t * r.direction;
   return true;
 }
+
+bool Camera::hitWorkPlane(const Ray& r, Vec3& out) const { return hitPlane(r, m_target, workPlaneNormal(), out); }
 
 }  // namespace tether::render

@@ -16,6 +16,9 @@ struct Ray {
   Vec3 direction = Vec3::UnitY();  // unit
 };
 
+// Where a ray meets the plane through p with normal n (in front of its origin), if it does.
+bool hitPlane(const Ray& r, const Vec3& p, const Vec3& n, Vec3& out);
+
 enum class StandardView { Front, Back, Left, Right, Top, Bottom, Iso };
 
 class Camera {

@@ -24,16 +24,6 @@ std::string kindPrefix(ConstraintKind k) {
   return s;
 }
 
-// A plane through p with normal n, hit by a ray.
-bool hitPlane(const render::Ray& r, const Vec3& p, const Vec3& n, Vec3& out) {
-  const double den = n.dot(r.direction);
-  if (std::abs(den) < 1e-9) return false;
-  const double t = n.dot(p - r.origin) / den;
-  if (t <= 0) return false;
-  out = r.origin + t * r.direction;
-  return true;
-}
-
 }  // namespace
 
 QString toolName(const Tool& t) {
@@ -225,7 +215,7 @@ void ToolController::move(const core::Snapshot& snap, double px, double py, bool
   }
   if (down && m_drag != Drag::None) {
     Vec3 p;
-    if (!hitPlane(m_camera.ray(px, py), m_dragStart, m_dragPlaneNormal, p)) return;
+    if (!render::hitPlane(m_camera.ray(px, py), m_dragStart, m_dragPlaneNormal, p)) return;
     const Vec3 delta = p - m_dragStart;
     m_dragMoved = true;
     if (m_drag == Drag::Spring) {

@@ -5,6 +5,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QPainter>
+#include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <cmath>
 
@@ -40,6 +41,14 @@ ViewportWidget::~ViewportWidget() {
     m_renderer.release();
     doneCurrent();
   }
+}
+
+void ViewportWidget::requestSurfaceFormat() {
+  QSurfaceFormat fmt;
+  fmt.setVersion(3, 3);
+  fmt.setProfile(QSurfaceFormat::CoreProfile);
+  fmt.setDepthBufferSize(24);
+  QSurfaceFormat::setDefaultFormat(fmt);
 }
 
 void ViewportWidget::initializeGL() {

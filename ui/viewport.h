@@ -19,6 +19,8 @@ class ViewportWidget : public QOpenGLWidget {
  public:
   ViewportWidget(Document& doc, SimulationController& sim, QWidget* parent = nullptr);
   ~ViewportWidget() override;
+  // Ask for what the renderer needs (OpenGL 3.3 core, depth buffer) before QApplication exists.
+  static void requestSurfaceFormat();
 
   render::Camera& camera() { return m_camera; }
   render::ViewOptions& viewOptions() { return m_view; }

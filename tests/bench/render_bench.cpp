@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QSurfaceFormat>
 #include <QTest>
 #include <algorithm>
 #include <cstdio>
@@ -22,11 +21,7 @@
 #include "ui/main_window.h"
 
 int main(int argc, char** argv) {
-  QSurfaceFormat fmt;
-  fmt.setVersion(3, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  fmt.setDepthBufferSize(24);
-  QSurfaceFormat::setDefaultFormat(fmt);
+  tether::ui::ViewportWidget::requestSurfaceFormat();
   QApplication app(argc, argv);
   const int bodies = argc > 1 ? std::atoi(argv[1]) : 1000;
   const int frames = argc > 2 ? std::atoi(argv[2]) : 200;

@@ -5,7 +5,6 @@
 #include <QMessageBox>
 #include <QRandomGenerator>
 #include <QScreen>
-#include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -55,6 +54,18 @@ bool waitForSnapshot(ui::MainWindow& w, int timeoutMs = 10000) {
   return false;
 }
 
+// A shown window whose viewport has its GL context, looking at the front.
+bool ready(ui::MainWindow& w) {
+  w.show();
+  if (!QTest::qWaitForWindowExposed(&w)) return false;
+  QElapsedTimer t;
+  t.start();
+  while (!w.viewport()->glReady() && t.elapsed() < 5000) QTest::qWait(10);
+  frontView(w.viewport());
+  QTest::qWait(50);
+  return w.viewport()->glReady();
+}
+
 void click(ui::ViewportWidget* v, const QPoint& p) {
   QTest::mouseMove(v, p);
   QTest::mousePress(v, Qt::LeftButton, {}, p);
@@ -75,12 +86,8 @@ class GuiTest : public QObject {
   // hangs below the nail, and the screen shows the force arrow's colour at the nail.
   void placeRodNailPlay() {
     ui::MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(ready(w));
     ui::ViewportWidget* v = w.viewport();
-    QTRY_VERIFY(v->glReady());
-    frontView(v);
-    QTest::qWait(50);
 
     // the rod: press at (0, 0, 1), drag to (0.35, 0, 0.15), release
     const Vec3 top(0, 0, 1), bottom(0.35, 0, 0.15);
@@ -148,11 +155,8 @@ class GuiTest : public QObject {
   // Every edit undoes and redoes to exactly the document it came from; a drag is one command.
   void undoRedoExact() {
     ui::MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(ready(w));
     ui::ViewportWidget* v = w.viewport();
-    QTRY_VERIFY(v->glReady());
-    frontView(v);
     std::vector<std::string> states{json(w.document().scene())};
 
     w.setTool({ui::ToolKind::Sphere});
@@ -287,11 +291,9 @@ class GuiTest : public QObject {
   // Run under the ThreadSanitizer preset too.
   void hammer() {
     ui::MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(ready(w));
     QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
     ui::ViewportWidget* v = w.viewport();
-    frontView(v);
     auto* rng = QRandomGenerator::global();
     w.play();
     const int rounds = qEnvironmentVariableIntValue("TETHER_HAMMER_ROUNDS") > 0
@@ -329,11 +331,7 @@ class GuiTest : public QObject {
 };
 
 int main(int argc, char** argv) {
-  QSurfaceFormat fmt;
-  fmt.setVersion(3, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  fmt.setDepthBufferSize(24);
-  QSurfaceFormat::setDefaultFormat(fmt);
+  tether::ui::ViewportWidget::requestSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("TetherTest");
   QApplication::setApplicationName("TetherGuiTest");
