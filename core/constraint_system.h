@@ -81,10 +81,10 @@ class ConstraintSystem {
   //   Baumgarte: D1* = (D1 - h beta^2 D) / (1 + 2 alpha h)
   //   implicit:  D1* = -D / h                              (then B is exactly Hong's Eqn. 11)
   // and J W F_c = (D1* - D1)/h - J a0 gives B_k = J_k [a0; alpha0] + (D1_k - D1*_k) / h.
-  // Like Hong et al.'s scheme this leaves out the velocity-product term c (the Jacobian moves
-  // during the step): including it (B += c) cut the pendulum's drift 35-fold but made fast
-  // whipping chains diverge. The price is a drift of about c tau^2 while a constraint is held
-  // by tau alone; projection (the default) removes it. M is
+  // The rate also moves by h c over the step (the Jacobian turns with the bodies). While a
+  // constraint assembles that term is kept (B_k += c_k), so D follows the tau dynamics on
+  // spinning bodies too; once assembled it is held by the implicit target without c, like Hong
+  // et al.'s scheme (with c, fast whipping chains diverged), and projection removes the drift. M is
   //   M_kj = sum_i (Jl_k^i / m_i) G_j^i + (Ja_k^i I_i^-1) H_j^i
   // and is formed by the path that solves it.
   void assemble(const Model& model, const Params& params, const EvalContext& ctx, const std::vector<Vec3>& Fext,
