@@ -287,6 +287,38 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A diverging simulation pauses by itself, says why, and keeps the last good (finite) state.
+  void divergencePauses() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("stiff", [](core::Scene& s) {
+      core::BodyDef b;
+      b.name = "ball";
+      b.shape = core::Shape::Sphere;
+      b.radius = 0.01;
+      b.position = Vec3(0.5, 0, 0);
+      s.bodies.push_back(b);
+      s.nails.push_back({"anchor", Vec3(0, 0, 0)});
+      core::ForceDef f;
+      f.name = "spring";
+      f.kind = core::ForceKind::Spring;
+      f.a.kind = core::PointRef::Kind::Nail;
+      f.a.target = "anchor";
+      f.b.body = "ball";
+      f.b.point = "center";
+      f.stiffness = 1e12;  // explicit steps of 1 ms cannot follow this
+      s.forces.push_back(f);
+    }));
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.simulation().snapshot()->message.empty(), 20000);
+    const auto snap = w.simulation().snapshot();
+    QVERIFY(!snap->playing);
+    QVERIFY2(QString::fromStdString(snap->message).contains("diverged"), snap->message.c_str());
+    QVERIFY(snap->bodies[0].x.allFinite());
+    QTRY_VERIFY(!w.isPlaying());  // the Play button follows
+    w.document().undoStack()->setClean();
+  }
+
   // Edits, drags, play/pause/step/reset hammered from the UI thread while the solver runs.
   // Run under the ThreadSanitizer preset too.
   void hammer() {
