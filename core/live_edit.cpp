@@ -1,8 +1,10 @@
 #include "core/live_edit.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/forces.h"
+#include "core/scene_io.h"
 
 namespace tether::core {
 
@@ -86,6 +88,43 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     }
   }
   return st;
+}
+
+std::optional<double> firstEventChange(const Scene& a, const Scene& b) {
+  Scene ra = a, rb = b;
+  ra.events.clear();
+  rb.events.clear();
+  if (sceneToJson(ra) != sceneToJson(rb)) return std::nullopt;
+  // the events in the order a run applies them: by time, file order within a time
+  auto sorted = [](const std::vector<EventDef>& ev) {
+    std::vector<EventDef> s = ev;
+    std::stable_sort(s.begin(), s.end(), [](const EventDef& x, const EventDef& y) { return x.time < y.time; });
+    return s;
+  };
+  const std::vector<EventDef> ea = sorted(a.events), eb = sorted(b.events);
+  for (size_t i = 0; i < std::max(ea.size(), eb.size()); ++i) {
+    if (i < ea.size() && i < eb.size() && ea[i] == eb[i]) continue;
+    double t = std::numeric_limits<double>::infinity();
+    if (i < ea.size()) t = std::min(t, ea[i].time);
+    if (i < eb.size()) t = std::min(t, eb[i].time);
+    return t;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+Scene withInitialState(const Scene& scene, const Snapshot& frame) {
+  Scene s = scene;
+  for (size_t i = 0; i < s.bodies.size() && i < frame.bodies.size(); ++i) {
+    BodyDef& b = s.bodies[i];
+    const BodyPose& p = frame.bodies[i];
+    b.active = p.active;
+    if (b.fixed) continue;
+    b.position = p.x;
+    b.orientation = p.q;
+    b.velocity = p.v;         // P / m
+    b.angularVelocity = p.w;  // I^-1 L
+  }
+  return s;
 }
 
 }  // namespace tether::core

@@ -3,8 +3,11 @@
 // constraint, a body, changes a spring — and the model carries on from where it was.
 #pragma once
 
+#include <optional>
+
 #include "core/model.h"
 #include "core/scene.h"
+#include "core/snapshot.h"
 
 namespace tether::core {
 
@@ -19,5 +22,15 @@ namespace tether::core {
 // Names are the ids. With newScene == oldScene the result equals oldState.
 State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldState, const Scene& newScene,
                 const Model& newModel);
+
+// When two scenes differ in their timeline events only: the earliest time from which a run of
+// one can differ from a run of the other (the first place where their time-sorted event lists
+// differ; +infinity when they are equal). A recorded history before that time stays valid.
+// nullopt when anything besides the events differs.
+std::optional<double> firstEventChange(const Scene& a, const Scene& b);
+
+// The scene with its bodies' initial conditions (pose, velocities, whether they exist) taken
+// from a snapshot of a run of it: "set initial state from this frame".
+Scene withInitialState(const Scene& scene, const Snapshot& frame);
 
 }  // namespace tether::core

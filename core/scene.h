@@ -139,6 +139,7 @@ struct EventDef {
   std::string target;                  // a constraint, force or body name, or "gravity"
   std::string param;                   // Set: parameter name (tau, stiffness, ...)
   std::vector<double> value;           // Set: 1 number or a 3-vector
+  bool operator==(const EventDef&) const = default;
 };
 
 enum class IntegratorKind { RK4, RK45, SemiImplicitEuler };

@@ -44,6 +44,8 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
       n = 32 * static_cast<int>(d.keyframes.size());
     }
     for (int k = 0; k < n + (pg.closed ? 0 : 1); ++k) pg.curve.push_back(p.sample(t0 + (t1 - t0) * k / n).x);
+    if (d.kind == PathKind::Spline)
+      for (const Keyframe& k : d.keyframes) pg.keyframes.push_back(k.position);
     g->paths.push_back(std::move(pg));
   }
   for (const ConstraintDef& c : scene.constraints) {

@@ -28,6 +28,7 @@ struct PathGeometry {
   std::string name;
   std::vector<Vec3> curve;     // the path's trace, world, m
   bool closed = false;
+  std::vector<Vec3> keyframes; // spline: the keyframes' positions (draggable handles), m
 };
 
 struct SceneGeometry {

@@ -157,6 +157,25 @@ Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, dou
   return h;
 }
 
+Hit pickKeyframe(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+  Hit h;
+  h.distance = radius;
+  for (size_t i = 0; i < s.geometry->paths.size(); ++i) {
+    const auto& keys = s.geometry->paths[i].keyframes;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const double dist = screenDistance(c, keys[k], px, py);
+      if (dist <= h.distance) {
+        h.kind = Hit::Kind::Keyframe;
+        h.index = int(i);
+        h.point = int(k);
+        h.distance = dist;
+        h.position = keys[k];
+      }
+    }
+  }
+  return h;
+}
+
 Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
   Hit h;
   h.distance = radius;

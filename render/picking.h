@@ -15,10 +15,10 @@ namespace tether::render {
 std::optional<double> intersectBody(const core::BodyGeometry& g, const core::BodyPose& pose, const Ray& ray);
 
 struct Hit {
-  enum class Kind { None, Body, Nail, ControlPoint, PathPoint, Segment };
+  enum class Kind { None, Body, Nail, ControlPoint, PathPoint, Keyframe, Segment };
   Kind kind = Kind::None;
   int index = -1;       // body, nail, path or segment index
-  int point = -1;       // ControlPoint: index into the body's geometry points
+  int point = -1;       // ControlPoint: index into the body's geometry points; Keyframe: its index
   Vec3 position = Vec3::Zero();  // world: the hit on the surface, or the point picked
   double distance = 0;  // ray parameter (Body) or pixels (others)
   explicit operator bool() const { return kind != Kind::None; }
@@ -30,6 +30,8 @@ Hit pickBody(const core::Snapshot& s, const Ray& ray);
 Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest nail within radius pixels.
 Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
+// The nearest keyframe handle of a spline path within radius pixels (index = path).
+Hit pickKeyframe(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest path's moving point within radius pixels.
 Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 

@@ -438,6 +438,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
       for (size_t k = 0; k + 1 < curve.size(); ++k) line(g.lines, curve[k], curve[k + 1], c);
       if (geo.paths[i].closed && curve.size() > 2) line(g.lines, curve.back(), curve.front(), c);
       if (i < snap.pathPoints.size()) dot(snap.pathPoints[i], 4, c);
+      for (const Vec3& k : geo.paths[i].keyframes) dot(k, 5, {0.95f, 0.55f, 0.1f, 1});  // keyframe handles
     }
     // constraints: geometry, then forces
     for (size_t j = 0; j < snap.constraints.size(); ++j) {

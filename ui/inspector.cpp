@@ -62,6 +62,11 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   m_layout = new QFormLayout(m_form);
   m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   scroll->setWidget(m_form);
+  m_recordBox = new QCheckBox(tr("Record changes as events at the playhead"), this);
+  m_recordBox->setObjectName(QStringLiteral("recordEvents"));
+  m_recordBox->setToolTip(tr("Edits of enabled, exists, tau, spring and damping constants, forces and gravity add "
+                             "timeline events at the playhead instead of changing the scene"));
+  outer->addWidget(m_recordBox);
   outer->addWidget(m_error);
   outer->addWidget(scroll);
   connect(&m_doc, &Document::changed, this, &Inspector::scheduleRebuild);
@@ -83,6 +88,35 @@ void Inspector::scheduleRebuild() {
     m_rebuildPending = false;
     rebuild();
   });
+}
+
+void Inspector::setRecordEvents(bool on) { m_recordBox->setChecked(on); }
+
+bool Inspector::record(const Timed& timed, const std::vector<double>& value, bool on) {
+  if (!m_recordBox->isChecked() || timed.kind == Timed::Kind::None) return false;
+  core::EventDef e;
+  e.time = m_playhead ? m_playhead() : 0.0;
+  e.target = timed.target;
+  switch (timed.kind) {
+    case Timed::Kind::Set:
+      e.action = core::EventAction::Set;
+      e.param = timed.param;
+      e.value = value;
+      break;
+    case Timed::Kind::Toggle: e.action = on ? core::EventAction::Enable : core::EventAction::Disable; break;
+    case Timed::Kind::Exists: e.action = on ? core::EventAction::Create : core::EventAction::Remove; break;
+    case Timed::Kind::None: break;
+  }
+  QString error;
+  const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(e.action)),
+                                                  QString::fromStdString(e.target)).arg(e.time);
+  if (m_doc.edit(what, [&](Scene& s) { s.events.push_back(e); }, 0, &error)) m_error->hide();
+  else {
+    m_error->setText(tr("Not recorded: %1").arg(error));
+    m_error->show();
+  }
+  scheduleRebuild();  // the field shows the scene's value again
+  return true;
 }
 
 void Inspector::apply(const QString& what, const Change& change, int mergeId) {
@@ -176,7 +210,7 @@ void Inspector::addName() {
 }
 
 void Inspector::addDouble(const QString& label, const QString& unit, double value, double min, double max,
-                          const std::function<void(Scene&, double)>& set, int decimals) {
+                          const std::function<void(Scene&, double)>& set, int decimals, const Timed& timed) {
   auto* sb = new QDoubleSpinBox;
   sb->setDecimals(decimals);
   sb->setRange(min, max);
@@ -187,13 +221,14 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
   sb->setObjectName(label);
   const int id = 2000 + ++m_fieldId;
   m_layout->addRow(label, sb);
-  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, id](double v) {
+  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, id, timed](double v) {
+    if (record(timed, {v}, true)) return;
     apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
   });
 }
 
 void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& value,
-                        const std::function<void(Scene&, const Vec3&)>& set) {
+                        const std::function<void(Scene&, const Vec3&)>& set, const Timed& timed) {
   auto* row = new QWidget;
   auto* h = new QHBoxLayout(row);
   h->setContentsMargins(0, 0, 0, 0);
@@ -216,18 +251,21 @@ void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& v
   if (!unit.isEmpty()) h->addWidget(new QLabel(unit));
   m_layout->addRow(label, row);
   for (int i = 0; i < 3; ++i)
-    connect(boxes[i], &QDoubleSpinBox::valueChanged, this, [this, boxes, set, label, id](double) {
+    connect(boxes[i], &QDoubleSpinBox::valueChanged, this, [this, boxes, set, label, id, timed](double) {
       const Vec3 v(boxes[0]->value(), boxes[1]->value(), boxes[2]->value());
+      if (record(timed, {v.x(), v.y(), v.z()}, true)) return;
       apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
     });
 }
 
-void Inspector::addBool(const QString& label, bool value, const std::function<void(Scene&, bool)>& set) {
+void Inspector::addBool(const QString& label, bool value, const std::function<void(Scene&, bool)>& set,
+                        const Timed& timed) {
   auto* cb = new QCheckBox;
   cb->setChecked(value);
   cb->setObjectName(label);
   m_layout->addRow(label, cb);
-  connect(cb, &QCheckBox::toggled, this, [this, set, label](bool on) {
+  connect(cb, &QCheckBox::toggled, this, [this, set, label, timed](bool on) {
+    if (record(timed, {}, on)) return;
     apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, on); }, 0);
   });
 }
@@ -270,7 +308,8 @@ void Inspector::buildBody(const core::BodyDef& b) {
       break;
   }
   addBool(tr("Fixed"), b.fixed, [=](Scene& s, bool v) { body(s).fixed = v; });
-  addBool(tr("Exists at start"), b.active, [=](Scene& s, bool v) { body(s).active = v; });
+  addBool(tr("Exists at start"), b.active, [=](Scene& s, bool v) { body(s).active = v; },
+          {Timed::Kind::Exists, name, {}});
   addVec3(tr("Position"), QStringLiteral("m"), b.position, [=](Scene& s, const Vec3& v) { body(s).position = v; });
   addVec3(tr("Rotation (roll, pitch, yaw)"), QStringLiteral("°"), toEulerDeg(b.orientation),
           [=](Scene& s, const Vec3& v) { body(s).orientation = fromEulerDeg(v); });
@@ -329,31 +368,32 @@ void Inspector::buildForce(const core::ForceDef& f) {
   auto force = [name](Scene& s) -> core::ForceDef& { return *byName(s.forces, name); };
   addHeader(tr("%1 force").arg(QString::fromUtf8(core::toString(f.kind))));
   addName();
-  addBool(tr("Enabled"), f.enabled, [=](Scene& s, bool v) { force(s).enabled = v; });
+  addBool(tr("Enabled"), f.enabled, [=](Scene& s, bool v) { force(s).enabled = v; }, {Timed::Kind::Toggle, name, {}});
+  auto timed = [&](const char* param) { return Timed{Timed::Kind::Set, name, param}; };
   switch (f.kind) {
     case core::ForceKind::Spring:
       addLabel(tr("Ends"), refText(f.a) + QStringLiteral(" — ") + refText(f.b));
-      addDouble(tr("Stiffness"), QStringLiteral("N/m"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; });
-      addDouble(tr("Damping"), QStringLiteral("N s/m"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; });
-      addDouble(tr("Rest length"), QStringLiteral("m"), f.restLength, 0, kBig, [=](Scene& s, double v) { force(s).restLength = v; });
+      addDouble(tr("Stiffness"), QStringLiteral("N/m"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; }, 4, timed("stiffness"));
+      addDouble(tr("Damping"), QStringLiteral("N s/m"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; }, 4, timed("damping"));
+      addDouble(tr("Rest length"), QStringLiteral("m"), f.restLength, 0, kBig, [=](Scene& s, double v) { force(s).restLength = v; }, 4, timed("rest_length"));
       break;
     case core::ForceKind::Damping:
-      addDouble(tr("Linear"), QStringLiteral("N s/m"), f.linear, 0, kBig, [=](Scene& s, double v) { force(s).linear = v; });
-      addDouble(tr("Angular"), QStringLiteral("N m s/rad"), f.angular, 0, kBig, [=](Scene& s, double v) { force(s).angular = v; });
+      addDouble(tr("Linear"), QStringLiteral("N s/m"), f.linear, 0, kBig, [=](Scene& s, double v) { force(s).linear = v; }, 4, timed("linear"));
+      addDouble(tr("Angular"), QStringLiteral("N m s/rad"), f.angular, 0, kBig, [=](Scene& s, double v) { force(s).angular = v; }, 4, timed("angular"));
       break;
     case core::ForceKind::TorsionSpring:
       addLabel(tr("Bodies"), QString::fromStdString(f.bodyA + " — " + f.bodyB));
-      addDouble(tr("Stiffness"), QStringLiteral("N m/rad"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; });
-      addDouble(tr("Damping"), QStringLiteral("N m s/rad"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; });
-      addDouble(tr("Rest angle"), QStringLiteral("rad"), f.restAngle, -kBig, kBig, [=](Scene& s, double v) { force(s).restAngle = v; });
+      addDouble(tr("Stiffness"), QStringLiteral("N m/rad"), f.stiffness, 0, kBig, [=](Scene& s, double v) { force(s).stiffness = v; }, 4, timed("stiffness"));
+      addDouble(tr("Damping"), QStringLiteral("N m s/rad"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; }, 4, timed("damping"));
+      addDouble(tr("Rest angle"), QStringLiteral("rad"), f.restAngle, -kBig, kBig, [=](Scene& s, double v) { force(s).restAngle = v; }, 4, timed("rest_angle"));
       break;
     case core::ForceKind::ConstantForce:
       addLabel(tr("At"), refText(f.a));
-      addVec3(tr("Force"), QStringLiteral("N"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; });
+      addVec3(tr("Force"), QStringLiteral("N"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; }, timed("force"));
       break;
     case core::ForceKind::ConstantTorque:
       addLabel(tr("Body"), QString::fromStdString(f.bodyA));
-      addVec3(tr("Torque"), QStringLiteral("N m"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; });
+      addVec3(tr("Torque"), QStringLiteral("N m"), f.vector, [=](Scene& s, const Vec3& v) { force(s).vector = v; }, timed("torque"));
       break;
   }
 }
@@ -363,13 +403,14 @@ void Inspector::buildConstraint(const core::ConstraintDef& c) {
   auto con = [name](Scene& s) -> core::ConstraintDef& { return *byName(s.constraints, name); };
   addHeader(tr("%1 constraint").arg(QString::fromUtf8(core::toString(c.kind))));
   addName();
-  addBool(tr("Enabled"), c.enabled, [=](Scene& s, bool v) { con(s).enabled = v; });
+  addBool(tr("Enabled"), c.enabled, [=](Scene& s, bool v) { con(s).enabled = v; }, {Timed::Kind::Toggle, name, {}});
   addBool(tr("Own tau"), c.tau.has_value(), [=](Scene& s, bool v) {
     if (v) con(s).tau = s.settings.defaultTau;
     else con(s).tau.reset();
   });
   if (c.tau)
-    addDouble(tr("Tau"), QStringLiteral("s"), *c.tau, 1e-6, kBig, [=](Scene& s, double v) { con(s).tau = v; });
+    addDouble(tr("Tau"), QStringLiteral("s"), *c.tau, 1e-6, kBig, [=](Scene& s, double v) { con(s).tau = v; }, 4,
+              {Timed::Kind::Set, name, "tau"});
   else
     addLabel(tr("Tau"), tr("%1 s (scene default)").arg(m_doc.scene().settings.defaultTau));
   using K = core::ConstraintKind;
@@ -413,8 +454,9 @@ void Inspector::buildConstraint(const core::ConstraintDef& c) {
 
 void Inspector::buildSettings(const core::Settings& st) {
   addHeader(tr("Scene settings"));
-  addVec3(tr("Gravity"), QStringLiteral("m/s²"), st.gravity, [](Scene& s, const Vec3& v) { s.settings.gravity = v; });
-  addBool(tr("Gravity on"), st.gravityOn, [](Scene& s, bool v) { s.settings.gravityOn = v; });
+  addVec3(tr("Gravity"), QStringLiteral("m/s²"), st.gravity, [](Scene& s, const Vec3& v) { s.settings.gravity = v; },
+          {Timed::Kind::Set, "gravity", "acceleration"});
+  addBool(tr("Gravity on"), st.gravityOn, [](Scene& s, bool v) { s.settings.gravityOn = v; }, {Timed::Kind::Toggle, "gravity", {}});
   addDouble(tr("Time step"), QStringLiteral("s"), st.dt, 1e-7, 1.0, [](Scene& s, double v) { s.settings.dt = v; }, 6);
   addChoice(tr("Integrator"), {QStringLiteral("rk4"), QStringLiteral("rk45"), QStringLiteral("euler")}, int(st.integrator),
             [](Scene& s, int i) { s.settings.integrator = core::IntegratorKind(i); });

@@ -11,7 +11,17 @@
 #include "ui/document.h"
 #include "ui/selection.h"
 
+class QCheckBox;
+
 namespace tether::ui {
+
+// A parameter a timeline event can change: while the inspector records, an edit of it adds a
+// "set" event (enable/disable, create/remove for on/off fields) at the playhead instead.
+struct TimedParam {
+  enum class Kind { None, Set, Toggle, Exists } kind = Kind::None;
+  std::string target;   // the object's name, or "gravity"
+  std::string param;    // Set: the event's parameter name
+};
 
 class Inspector : public QWidget {
   Q_OBJECT
@@ -19,6 +29,10 @@ class Inspector : public QWidget {
   Inspector(Document& doc, QWidget* parent = nullptr);
   void setSelection(const Selection& s);
   const Selection& selection() const { return m_selection; }
+  // Where "record changes as events" puts them: the playhead's time, on the frame grid.
+  void setPlayheadSource(std::function<double()> f) { m_playhead = std::move(f); }
+  // Turn recording of timeline parameters as events on or off (the check box at the top).
+  void setRecordEvents(bool on);
 
  signals:
   void renamed(const Selection& s);  // the inspected object has a new name
@@ -28,16 +42,19 @@ class Inspector : public QWidget {
   void scheduleRebuild();
   using Change = std::function<void(core::Scene&)>;
   void apply(const QString& what, const Change& change, int mergeId);
+  using Timed = TimedParam;
+  bool record(const Timed& timed, const std::vector<double>& value, bool on);
 
   // field builders: each commits its own edit
   void addHeader(const QString& text);
   void addLabel(const QString& label, const QString& value);
   void addName();
   void addDouble(const QString& label, const QString& unit, double value, double min, double max,
-                 const std::function<void(core::Scene&, double)>& set, int decimals = 4);
+                 const std::function<void(core::Scene&, double)>& set, int decimals = 4, const Timed& timed = {});
   void addVec3(const QString& label, const QString& unit, const core::Vec3& value,
-               const std::function<void(core::Scene&, const core::Vec3&)>& set);
-  void addBool(const QString& label, bool value, const std::function<void(core::Scene&, bool)>& set);
+               const std::function<void(core::Scene&, const core::Vec3&)>& set, const Timed& timed = {});
+  void addBool(const QString& label, bool value, const std::function<void(core::Scene&, bool)>& set,
+               const Timed& timed = {});
   void addChoice(const QString& label, const QStringList& options, int current,
                  const std::function<void(core::Scene&, int)>& set);
 
@@ -53,6 +70,8 @@ class Inspector : public QWidget {
   QWidget* m_form = nullptr;
   QFormLayout* m_layout = nullptr;
   QLabel* m_error = nullptr;
+  QCheckBox* m_recordBox = nullptr;
+  std::function<double()> m_playhead;
   QString m_lastError;
   bool m_rebuildPending = false;
   int m_fieldId = 0;  // merge ids: one per field of the current form

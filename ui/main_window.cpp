@@ -7,13 +7,16 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "core/live_edit.h"
 #include "core/scene_edit.h"
+#include <cmath>
 
 #ifndef TETHER_EXAMPLES_DIR
 #define TETHER_EXAMPLES_DIR ""
@@ -28,7 +31,15 @@ constexpr int kMaxRecent = 8;
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_sim(std::make_unique<SimulationController>()) {
+namespace {
+// the history's memory bound: a user setting, default 256 MB
+std::size_t historyLimit() {
+  return std::size_t(QSettings().value(QStringLiteral("history/limitMB"), 256).toLongLong()) << 20;
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_sim(std::make_unique<SimulationController>(historyLimit())) {
   setObjectName(QStringLiteral("TetherMainWindow"));
   m_viewport = new ViewportWidget(m_doc, *m_sim, this);
   setCentralWidget(m_viewport);
@@ -63,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_sim(std::make_u
   connect(&m_frameTimer, &QTimer::timeout, this, [this] {
     m_viewport->pollSnapshot();
     updateStatus();
+    m_timeline->refresh();
   });
   m_frameTimer.start();
 
@@ -98,6 +110,19 @@ void MainWindow::buildDocks() {
   id->setWidget(m_inspector);
   addDockWidget(Qt::RightDockWidgetArea, id);
   id->setMinimumWidth(330);
+  m_timeline = new TimelineDock(m_doc, *m_sim);
+  auto* td = new QDockWidget(tr("Timeline"), this);
+  td->setObjectName(QStringLiteral("timelineDock"));
+  td->setWidget(m_timeline);
+  addDockWidget(Qt::BottomDockWidgetArea, td);
+  connect(m_timeline, &TimelineDock::playRequested, this, [this](bool on) { on ? play() : pause(); });
+  connect(m_timeline->view(), &TimelineView::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  // recorded events land on the playhead's frame
+  m_inspector->setPlayheadSource([this] {
+    const auto snap = m_sim->snapshot();
+    const double f = snap->history.framePeriod;
+    return std::max(0.0, std::round(snap->t / f) * f);
+  });
 }
 
 void MainWindow::buildActions() {
@@ -188,6 +213,9 @@ void MainWindow::buildActions() {
   m_playAction->setShortcut(QKeySequence(Qt::Key_Space));
   connect(m_playAction, &QAction::triggered, this, [this](bool on) { on ? play() : pause(); });
   QAction* step = simMenu->addAction(tr("&Step"), QKeySequence(Qt::Key_Period), this, [this] { m_sim->step(); });
+  simMenu->addAction(tr("Step &back"), QKeySequence(Qt::Key_Comma), this, [this] { m_sim->stepBack(); });
+  simMenu->addAction(tr("Jump to s&tart"), QKeySequence(Qt::Key_Home), this, [this] { m_sim->jumpToStart(); });
+  simMenu->addAction(tr("Jump to &end"), QKeySequence(Qt::Key_End), this, [this] { m_sim->jumpToEnd(); });
   QAction* reset = simMenu->addAction(tr("&Reset"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
     m_sim->reset();
     m_playAction->setChecked(false);
@@ -201,6 +229,16 @@ void MainWindow::buildActions() {
     speeds->addAction(a);
     connect(a, &QAction::triggered, this, [this, f] { setSpeed(f); });
   }
+  simMenu->addSeparator();
+  simMenu->addAction(tr("Set &initial state from this frame"), this, &MainWindow::setInitialStateFromFrame);
+  simMenu->addAction(tr("&History memory…"), this, [this] {
+    bool ok = false;
+    const int mb = QInputDialog::getInt(this, tr("History memory"), tr("Recorded frames may use up to (MB):"),
+                                        int(historyLimit() >> 20), 1, 1 << 20, 64, &ok);
+    if (!ok) return;
+    QSettings().setValue(QStringLiteral("history/limitMB"), mb);
+    m_sim->setHistoryLimit(std::size_t(mb) << 20);
+  });
   QAction* realTime = simMenu->addAction(tr("Real-time &sync"));
   realTime->setCheckable(true);
   realTime->setChecked(true);
@@ -256,6 +294,18 @@ void MainWindow::buildActions() {
                                                                             ? tr("ready")
                                                                             : m_viewport->glError()));
   });
+}
+
+void MainWindow::setInitialStateFromFrame() {
+  const auto snap = m_sim->snapshot();
+  if (snap->revision != m_doc.revision() || !snap->geometry) {
+    statusBar()->showMessage(tr("Not done: the frame shown is not of the current scene yet"), 6000);
+    return;
+  }
+  m_doc.setScene(core::withInitialState(m_doc.scene(), *snap), tr("Set initial state from t = %1 s").arg(snap->t));
+  // a new initial state: the run starts over from it
+  m_sim->reset();
+  m_playAction->setChecked(false);
 }
 
 void MainWindow::setTool(const Tool& t) {

@@ -13,6 +13,7 @@
 #include "ui/inspector.h"
 #include "ui/outliner.h"
 #include "ui/simulation_controller.h"
+#include "ui/timeline.h"
 #include "ui/viewport.h"
 
 namespace tether::ui {
@@ -28,6 +29,9 @@ class MainWindow : public QMainWindow {
   ViewportWidget* viewport() { return m_viewport; }
   Inspector* inspector() { return m_inspector; }
   Outliner* outliner() { return m_outliner; }
+  TimelineDock* timeline() { return m_timeline; }
+  // "Set initial state from this frame": the shown frame becomes the scene's initial state.
+  void setInitialStateFromFrame();
   const Selection& selection() const { return m_selection; }
 
   // File operations; a bad file shows a dialog naming the problem and leaves the document as
@@ -67,6 +71,7 @@ class MainWindow : public QMainWindow {
   ViewportWidget* m_viewport = nullptr;
   Outliner* m_outliner = nullptr;
   Inspector* m_inspector = nullptr;
+  TimelineDock* m_timeline = nullptr;
   Selection m_selection;
   QTimer m_frameTimer;
   bool m_restartNext = true;

@@ -9,8 +9,8 @@ namespace tether::ui {
 
 using Clock = std::chrono::steady_clock;
 
-SimulationController::SimulationController() {
-  m_snapshot = std::make_shared<const core::Snapshot>();
+SimulationController::SimulationController(std::size_t historyBytes) : m_history(historyBytes) {
+  m_snapshot = std::make_shared<const ControllerSnapshot>();
   m_thread = std::thread([this] { run(); });
 }
 
@@ -22,11 +22,11 @@ SimulationController::~SimulationController() {
 void SimulationController::post(Message m) {
   {
     std::lock_guard lock(m_mutex);
-    // a newer drag target replaces one not yet taken
-    if (std::holds_alternative<Drag>(m) && !m_queue.empty() && std::holds_alternative<Drag>(m_queue.back()))
-      m_queue.back() = std::move(m);
-    else
-      m_queue.push_back(std::move(m));
+    // a newer drag target or seek replaces one not yet taken
+    const bool coalesce = !m_queue.empty() && m.index() == m_queue.back().index() &&
+                          (std::holds_alternative<Drag>(m) || std::holds_alternative<Seek>(m));
+    if (coalesce) m_queue.back() = std::move(m);
+    else m_queue.push_back(std::move(m));
   }
   m_wake.notify_one();
 }
@@ -37,9 +37,15 @@ void SimulationController::load(const core::Scene& scene, long revision, bool re
 void SimulationController::play() { post(Play{}); }
 void SimulationController::pause() { post(Pause{}); }
 void SimulationController::step() { post(Step{}); }
+void SimulationController::stepBack() { post(StepBack{}); }
+void SimulationController::seek(double t) { post(Seek{t}); }
+void SimulationController::jumpToStart() { post(JumpStart{}); }
+void SimulationController::jumpToEnd() { post(JumpEnd{}); }
+void SimulationController::setLoop(bool on, double start, double end) { post(Loop{on, start, end}); }
 void SimulationController::reset() { post(Reset{}); }
 void SimulationController::setSpeed(double f) { post(Speed{std::clamp(f, 0.1, 4.0)}); }
 void SimulationController::setRealTime(bool on) { post(RealTime{on}); }
+void SimulationController::setHistoryLimit(std::size_t bytes) { post(HistoryLimit{bytes}); }
 void SimulationController::drag(int body, const core::Vec3& local, const core::Vec3& target) {
   post(Drag{body, local, target});
 }
@@ -51,9 +57,8 @@ void SimulationController::run() {
     {
       std::unique_lock lock(m_mutex);
       if (m_playing && m_realTime) {
-        // wait for the next frame tick, or a message
-        m_wake.wait_until(lock, m_lastFrame + std::chrono::microseconds(long(1e6 * kFrame)),
-                          [&] { return !m_queue.empty(); });
+        // wait for the next display frame, or a message
+        m_wake.wait_until(lock, m_lastFrame + std::chrono::microseconds(16667), [&] { return !m_queue.empty(); });
       } else if (!m_playing) {
         m_wake.wait(lock, [&] { return !m_queue.empty(); });
       }
@@ -64,63 +69,165 @@ void SimulationController::run() {
       if (!handle(m)) return;
     batch.clear();
     if (m_playing && m_sim) {
-      // real time: as much simulated time as wall time passed (times the speed), at most a
-      // twentieth of a second per frame so a slow model slows down instead of stalling the loop
+      // real time: as many frames as the simulated time owed (wall time times the speed), at
+      // most a twentieth of a second's worth, so a slow model slows down instead of stalling
       const Clock::time_point now = Clock::now();
       const double wall = std::chrono::duration<double>(now - m_lastFrame).count();
       m_lastFrame = now;
-      advanceFrame(m_speed * (m_realTime ? std::min(wall, 0.05) : kFrame));
+      m_debt = m_realTime ? std::min(m_debt + m_speed * std::min(wall, 0.05), 0.05 * m_speed + m_frame) : m_frame;
+      while (m_playing && m_debt >= m_frame * (1 - 1e-9)) {
+        m_debt -= m_frame;
+        if (!nextFrame()) break;
+      }
       changed = true;
     }
     if (changed) publish();
   }
 }
 
+void SimulationController::restart() {
+  m_sim = std::make_unique<core::Simulation>(m_model);
+  m_history.clear();
+  m_history.record(m_sim->state());
+  m_steps = 0;
+  m_debt = 0.0;
+  m_message.clear();
+}
+
+void SimulationController::showFrame(const core::State& s) {
+  m_sim->setState(s);
+  m_message.clear();
+}
+
+bool SimulationController::nextFrame() {
+  const double t = m_sim->state().t;
+  if (m_loop && m_loopEnd > m_loopStart && t >= m_loopEnd - 1e-9) {
+    if (const core::State* s = m_history.atOrBefore(m_loopStart)) {
+      showFrame(*s);
+      return true;
+    }
+  }
+  // a recorded frame ahead (after a seek back): replay it; it is what simulating would give
+  if (const core::State* s = m_history.after(t + 1e-9 * m_frame)) {
+    if (s->t <= t + m_frame * (1 + 1e-9)) {
+      showFrame(*s);
+      return true;
+    }
+  }
+  const double target = (std::floor(t / m_frame + 1e-9) + 1.0) * m_frame;
+  const Clock::time_point start = Clock::now();
+  const core::AdvanceResult r = m_sim->advanceTo(target);
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  m_steps += r.steps;
+  if (wall > 0 && r.steps > 0) {
+    const double rate = r.steps / wall;  // what the solver sustains, steps per wall second
+    m_rate = m_rate > 0 ? 0.8 * m_rate + 0.2 * rate : rate;
+  }
+  if (!r.ok) {
+    // the last good state is kept; stop and say why
+    m_playing = false;
+    m_message = r.message + "; paused at the last good state";
+    return false;
+  }
+  m_history.record(m_sim->state());
+  return true;
+}
+
+void SimulationController::load(Load& l) {
+  std::shared_ptr<const core::Model> model;
+  try {
+    model = std::make_shared<const core::Model>(core::compile(l.scene));
+  } catch (const std::exception& e) {
+    m_message = std::string("cannot compile the scene: ") + e.what();
+    m_playing = false;
+    return;
+  }
+  const std::optional<double> eventChange = m_sim ? core::firstEventChange(m_scene, l.scene) : std::nullopt;
+  m_geometry = core::sceneGeometry(l.scene, *model);
+  m_frame = core::framePeriod(model->settings.dt);
+  if (l.restart || !m_sim) {
+    m_model = std::move(model);
+    m_scene = std::move(l.scene);
+    restart();
+    m_playing = false;
+    return;
+  }
+  const double now = m_sim->state().t;
+  if (eventChange) {
+    // the timeline changed from time tc on: frames before tc stay; from the last of them the
+    // run is simulated again up to where it was
+    const double tc = *eventChange;
+    core::State from = m_sim->state();
+    bool rewind = tc <= now;
+    if (rewind) {
+      m_history.truncateAfter(tc, true);
+      if (const core::State* s = m_history.atOrBefore(tc, true)) from = *s;
+      else from = model->initialState();
+    } else {
+      m_history.truncateAfter(tc, true);
+    }
+    m_model = std::move(model);
+    m_scene = std::move(l.scene);
+    m_sim = std::make_unique<core::Simulation>(m_model, std::move(from));
+    if (rewind) {
+      if (m_history.empty()) m_history.record(m_sim->state());
+      while (m_sim->state().t < now - 1e-9 * m_frame)
+        if (!nextFrame()) break;
+    }
+  } else {
+    // any other edit: carry on from the current state; what followed is no longer true
+    core::State st = core::carryOver(m_scene, *m_model, m_sim->state(), l.scene, *model);
+    m_model = std::move(model);
+    m_scene = std::move(l.scene);
+    m_sim = std::make_unique<core::Simulation>(m_model, std::move(st));
+    m_history.truncateAfter(now, true);
+    m_history.record(m_sim->state());
+  }
+  m_message.clear();
+}
+
 bool SimulationController::handle(Message& msg) {
   if (std::holds_alternative<Quit>(msg)) return false;
   if (auto* l = std::get_if<Load>(&msg)) {
-    try {
-      auto model = std::make_shared<const core::Model>(core::compile(l->scene));
-      core::State st = (l->restart || !m_sim) ? model->initialState()
-                                              : core::carryOver(m_scene, *m_model, m_sim->state(), l->scene, *model);
-      m_geometry = core::sceneGeometry(l->scene, *model);
-      m_sim = std::make_unique<core::Simulation>(model, std::move(st));
-      m_model = std::move(model);
-      m_scene = std::move(l->scene);
-      m_message.clear();
-      if (l->restart) {
-        m_playing = false;
-        m_steps = 0;
-      }
-    } catch (const std::exception& e) {
-      m_message = std::string("cannot compile the scene: ") + e.what();
-      m_playing = false;
-    }
+    load(*l);
     m_revision = l->revision;
-  } else if (std::holds_alternative<Play>(msg)) {
-    if (m_sim) {
-      m_playing = true;
-      m_message.clear();
-      m_lastFrame = Clock::now();
-    }
+    return true;
+  }
+  if (!m_sim) return true;
+  if (std::holds_alternative<Play>(msg)) {
+    m_playing = true;
+    m_message.clear();
+    m_lastFrame = Clock::now();
+    m_debt = 0.0;
   } else if (std::holds_alternative<Pause>(msg)) {
     m_playing = false;
   } else if (std::holds_alternative<Step>(msg)) {
-    if (m_sim && !m_playing) advanceFrame(kFrame);
+    if (!m_playing) nextFrame();
+  } else if (std::holds_alternative<StepBack>(msg)) {
+    if (const core::State* s = m_history.atOrBefore(m_sim->state().t - 1e-9 * m_frame, true)) showFrame(*s);
+  } else if (auto* s = std::get_if<Seek>(&msg)) {
+    if (const core::State* f = m_history.nearest(s->t)) showFrame(*f);
+  } else if (std::holds_alternative<JumpStart>(msg)) {
+    if (m_history.start() <= 0.0 && !m_history.empty()) showFrame(*m_history.atOrBefore(0.0));
+    else restart();
+  } else if (std::holds_alternative<JumpEnd>(msg)) {
+    if (!m_history.empty()) showFrame(*m_history.atOrBefore(m_history.end()));
+  } else if (auto* lp = std::get_if<Loop>(&msg)) {
+    m_loop = lp->on;
+    m_loopStart = std::min(lp->start, lp->end);
+    m_loopEnd = std::max(lp->start, lp->end);
   } else if (std::holds_alternative<Reset>(msg)) {
-    if (m_model) {
-      m_sim = std::make_unique<core::Simulation>(m_model);
-      m_playing = false;
-      m_steps = 0;
-      m_message.clear();
-    }
-  } else if (auto* s = std::get_if<Speed>(&msg)) {
-    m_speed = s->factor;
+    restart();
+    m_playing = false;
+  } else if (auto* sp = std::get_if<Speed>(&msg)) {
+    m_speed = sp->factor;
   } else if (auto* r = std::get_if<RealTime>(&msg)) {
     m_realTime = r->on;
     m_lastFrame = Clock::now();
+  } else if (auto* h = std::get_if<HistoryLimit>(&msg)) {
+    m_history.setLimit(h->bytes);
   } else if (auto* d = std::get_if<Drag>(&msg)) {
-    if (m_sim && d->body >= 0 && size_t(d->body) < m_model->bodies.size() && !m_model->bodies[size_t(d->body)].fixed) {
+    if (d->body >= 0 && size_t(d->body) < m_model->bodies.size() && !m_model->bodies[size_t(d->body)].fixed) {
       // a spring of 2 Hz on the body's own mass, 70 % of critical damping:
       //   k = m (2 pi f)^2, c = 2 zeta sqrt(k m)
       const double m = m_model->bodies[size_t(d->body)].mass;
@@ -132,40 +239,34 @@ bool SimulationController::handle(Message& msg) {
       ms.stiffness = m * w * w;
       ms.damping = 2.0 * 0.7 * m * w;
       m_sim->setMouseSpring(ms);
+      // a drag is an interaction, not a replayable run: what was recorded after now is void
+      m_history.truncateAfter(m_sim->state().t);
     }
   } else if (std::holds_alternative<EndDrag>(msg)) {
-    if (m_sim) m_sim->setMouseSpring(core::MouseSpring{});
+    m_sim->setMouseSpring(core::MouseSpring{});
   }
   return true;
 }
 
-void SimulationController::advanceFrame(double simSeconds) {
-  const Clock::time_point start = Clock::now();
-  const core::AdvanceResult r = m_sim->advanceTo(m_sim->state().t + simSeconds);
-  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-  m_steps += r.steps;
-  if (wall > 0) {
-    const double rate = r.steps / wall;  // what the solver sustains, steps per wall second
-    m_rate = m_rate > 0 ? 0.8 * m_rate + 0.2 * rate : rate;
-  }
-  if (!r.ok) {
-    // the last good state is kept; stop and say why
-    m_playing = false;
-    m_message = r.message + "; paused at the last good state";
-  }
-}
-
 void SimulationController::publish() {
-  auto snap = std::make_shared<core::Snapshot>();
-  if (m_sim) {
-    core::fillSnapshot(*m_sim, m_geometry, *snap);
-  }
+  auto snap = std::make_shared<ControllerSnapshot>();
+  if (m_sim) core::fillSnapshot(*m_sim, m_geometry, *snap);
   snap->revision = m_revision;
   snap->steps = m_steps;
   snap->stepsPerSecond = m_rate;
   snap->playing = m_playing;
   snap->message = m_message;
-  std::shared_ptr<const core::Snapshot> old;
+  HistoryInfo& h = snap->history;
+  h.start = m_history.start();
+  h.end = m_history.end();
+  h.frames = m_history.size();
+  h.bytes = m_history.bytes();
+  h.limit = m_history.limit();
+  h.framePeriod = m_frame;
+  h.loop = m_loop;
+  h.loopStart = m_loopStart;
+  h.loopEnd = m_loopEnd;
+  std::shared_ptr<const ControllerSnapshot> old;
   {
     std::lock_guard lock(m_snapshotMutex);
     old = std::exchange(m_snapshot, std::move(snap));

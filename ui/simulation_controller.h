@@ -1,9 +1,19 @@
 // The simulation thread (ARCHITECTURE.md, "Threads"). The solver thread alone owns the
-// core::Simulation and its State; the UI talks to it only through queued messages, which the
-// thread drains between steps, and reads the newest immutable Snapshot it published. The
-// snapshot slot is a shared_ptr guarded by a mutex held only to copy the pointer (never during
-// a step or a draw), so neither side waits for the other's work. (GCC 12's
+// core::Simulation, its State and the recorded History; the UI talks to it only through queued
+// messages, which the thread drains between frames, and reads the newest immutable Snapshot it
+// published. The snapshot slot is a shared_ptr guarded by a mutex held only to copy the pointer
+// (never during a step or a draw), so neither side waits for the other's work. (GCC 12's
 // std::atomic<std::shared_ptr> would do the same with a lock bit ThreadSanitizer cannot see.)
+//
+// Time advances in frames on the grid k * F (core::framePeriod: a multiple of the step near
+// 1/60 s), and every frame's State is recorded, so that
+//  - scrubbing (seek) shows any recorded frame at once, without simulating;
+//  - playing from a scrubbed-back frame replays the recorded frames;
+//  - an edit of the timeline whose first change is at time t rewinds to the last frame before t
+//    and re-simulates up to where the playhead was: the same frames a fresh run gives (a run
+//    resumed from a recorded state repeats the uninterrupted run bitwise);
+//  - any other edit of the scene continues live from the current state (core::carryOver): a
+//    constraint added while playing assembles there; later frames are discarded.
 #pragma once
 
 #include <chrono>
@@ -14,57 +24,85 @@
 #include <thread>
 #include <variant>
 
+#include "core/history.h"
 #include "core/live_edit.h"
 #include "core/snapshot.h"
 
 namespace tether::ui {
 
+// What the timeline shows of the solver's history (in every snapshot).
+struct HistoryInfo {
+  double start = 0.0, end = 0.0;  // recorded range, s
+  std::size_t frames = 0, bytes = 0, limit = 0;
+  double framePeriod = 1.0 / 60;  // s
+  bool loop = false;
+  double loopStart = 0.0, loopEnd = 0.0;  // s
+};
+
+struct ControllerSnapshot : core::Snapshot {
+  HistoryInfo history;
+};
+
 class SimulationController {
  public:
-  SimulationController();
+  explicit SimulationController(std::size_t historyBytes = 256u << 20);
   ~SimulationController();  // stops the thread
   SimulationController(const SimulationController&) = delete;
   SimulationController& operator=(const SimulationController&) = delete;
 
   // Messages (UI thread; none of them waits for a step).
   // A new version of the document's scene. restart: a different scene (open, new): start from
-  // its initial state, paused; otherwise the running model carries over (core::carryOver).
+  // its initial state, paused, with an empty history; otherwise see the header comment.
   void load(const core::Scene& scene, long revision, bool restart);
   void play();
   void pause();
-  void step();                     // one frame (1/60 s of simulated time) while paused
-  void reset();                    // back to the initial state, paused
+  void step();                     // one frame forward while paused
+  void stepBack();                 // one recorded frame back
+  void seek(double t);             // show the recorded frame nearest t
+  void jumpToStart();
+  void jumpToEnd();                // the last recorded frame
+  void setLoop(bool on, double start, double end);  // while playing, wrap from end to start
+  void reset();                    // back to the initial state, paused, history cleared
   void setSpeed(double factor);    // 0.1 .. 4 simulated seconds per wall second
   void setRealTime(bool on);       // off: as fast as the machine allows
+  void setHistoryLimit(std::size_t bytes);
   // The mouse spring: grab a body point (body index in the current model) toward a target.
   void drag(int body, const core::Vec3& local, const core::Vec3& target);
   void endDrag();
 
   // The newest snapshot (never null after construction).
-  std::shared_ptr<const core::Snapshot> snapshot() const {
+  std::shared_ptr<const ControllerSnapshot> snapshot() const {
     std::lock_guard lock(m_snapshotMutex);
     return m_snapshot;
   }
-
-  static constexpr double kFrame = 1.0 / 60.0;  // s of simulated time per step() and per frame
 
  private:
   struct Load { core::Scene scene; long revision; bool restart; };
   struct Play {};
   struct Pause {};
   struct Step {};
+  struct StepBack {};
+  struct Seek { double t; };
+  struct JumpStart {};
+  struct JumpEnd {};
+  struct Loop { bool on; double start, end; };
   struct Reset {};
   struct Speed { double factor; };
   struct RealTime { bool on; };
+  struct HistoryLimit { std::size_t bytes; };
   struct Drag { int body; core::Vec3 local, target; };
   struct EndDrag {};
   struct Quit {};
-  using Message = std::variant<Load, Play, Pause, Step, Reset, Speed, RealTime, Drag, EndDrag, Quit>;
+  using Message = std::variant<Load, Play, Pause, Step, StepBack, Seek, JumpStart, JumpEnd, Loop, Reset, Speed,
+                               RealTime, HistoryLimit, Drag, EndDrag, Quit>;
 
   void post(Message m);
   void run();                      // the solver thread
   bool handle(Message& m);         // false on Quit
-  void advanceFrame(double simSeconds);
+  void load(Load& l);
+  void restart();                  // initial state, history = its first frame
+  bool nextFrame();                // replay or simulate one frame and record it; false on divergence
+  void showFrame(const core::State& s);
   void publish();
 
   // shared between threads: the queue (under m_mutex) and the snapshot slot
@@ -72,19 +110,24 @@ class SimulationController {
   std::condition_variable m_wake;
   std::deque<Message> m_queue;
   mutable std::mutex m_snapshotMutex;
-  std::shared_ptr<const core::Snapshot> m_snapshot;
+  std::shared_ptr<const ControllerSnapshot> m_snapshot;
 
   // owned by the solver thread alone
   core::Scene m_scene;
   std::shared_ptr<const core::Model> m_model;
   std::unique_ptr<core::Simulation> m_sim;
   std::shared_ptr<const core::SceneGeometry> m_geometry;
+  core::History m_history;
+  double m_frame = 1.0 / 60;       // frame period, s
   long m_revision = 0;
   bool m_playing = false;
   double m_speed = 1.0;
   bool m_realTime = true;
+  bool m_loop = false;
+  double m_loopStart = 0.0, m_loopEnd = 0.0;
   long m_steps = 0;
   double m_rate = 0.0;             // steps per wall second, smoothed
+  double m_debt = 0.0;             // simulated time owed to real time, s
   std::string m_message;
   std::chrono::steady_clock::time_point m_lastFrame;
 

@@ -129,6 +129,17 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
       if (!snap.geometry) return;
       // nails first (they sit on bodies' points), then bodies; arrows and constraint lines are
       // picked by the viewport before it calls the tool
+      if (const render::Hit h = render::pickKeyframe(snap, m_camera, px, py, kPickRadius)) {
+        const std::string path = snap.geometry->paths[size_t(h.index)].name;
+        if (onSelect) onSelect({Selection::Kind::Path, path});
+        m_drag = Drag::Keyframe;
+        m_dragName = path;
+        m_dragKeyframe = h.point;
+        m_dragOrigin = h.position;
+        m_dragStart = h.position;
+        m_dragPlaneNormal = -m_camera.forward();
+        return;
+      }
       if (const render::Hit h = render::pickNail(snap, m_camera, px, py, kPickRadius)) {
         const core::NailDef& n = snap.geometry->nails[size_t(h.index)];
         if (onSelect) onSelect({Selection::Kind::Nail, n.name});
@@ -231,6 +242,14 @@ void ToolController::move(const core::Snapshot& snap, double px, double py, bool
             b.position = to;
             b.orientation = q;
           }
+      }, kMoveMerge);
+    } else if (m_drag == Drag::Keyframe) {
+      const std::string name = m_dragName;
+      const int k = m_dragKeyframe;
+      const Vec3 to = m_dragOrigin + delta;
+      edit(QStringLiteral("Move keyframe"), [&](Scene& s) {
+        for (core::PathDef& p : s.paths)
+          if (p.name == name && k < int(p.keyframes.size())) p.keyframes[size_t(k)].position = to;
       }, kMoveMerge);
     } else if (m_drag == Drag::Nail) {
       const std::string name = m_dragName;

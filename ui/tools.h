@@ -73,8 +73,9 @@ class ToolController {
   Target m_hover;                     // what is under the cursor
   bool m_rodDrag = false;             // placing a rod: press .. release
   core::Vec3 m_rodFrom = core::Vec3::Zero(), m_rodTo = core::Vec3::Zero();
-  enum class Drag { None, Body, Nail, Spring } m_drag = Drag::None;
-  std::string m_dragName;             // the body or nail being moved
+  enum class Drag { None, Body, Nail, Spring, Keyframe } m_drag = Drag::None;
+  std::string m_dragName;             // the body, nail or path being moved
+  int m_dragKeyframe = -1;
   int m_dragBody = -1;
   core::Vec3 m_dragStart = core::Vec3::Zero(), m_dragOrigin = core::Vec3::Zero(), m_dragLocal = core::Vec3::Zero();
   core::Quat m_dragOrientation = core::Quat::Identity();

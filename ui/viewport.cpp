@@ -183,8 +183,10 @@ void ViewportWidget::paintOverlay(QPainter& p) {
     if (s.torques)
       lines << QStringLiteral("torque: %1 N m").arg(number(metres * s.newtonMetresPerMetre));
     if (s.velocities) lines << QStringLiteral("velocity: %1 m/s").arg(number(metres * s.secondsPerMetre));
-    const int x0 = width() - 250, y0 = height() - 14 - 16 * int(lines.size());
-    p.fillRect(QRect(x0 - 8, y0 - 18, 250, 24 + 16 * int(lines.size())), QColor(255, 255, 255, 190));
+    int textWidth = 90;
+    for (const QString& l : lines) textWidth = std::max(textWidth, p.fontMetrics().horizontalAdvance(QStringLiteral("bar = ") + l));
+    const int x0 = width() - textWidth - 16, y0 = height() - 14 - 16 * int(lines.size());
+    p.fillRect(QRect(x0 - 8, y0 - 18, textWidth + 16, 24 + 16 * int(lines.size())), QColor(255, 255, 255, 190));
     p.setPen(QPen(QColor(30, 30, 30), 2));
     p.drawLine(x0, y0 - 6, x0 + 80, y0 - 6);
     p.drawLine(x0, y0 - 10, x0, y0 - 2);

@@ -2,6 +2,7 @@
 // mouse clicks through QTest, screenshots read back from the X server.
 #include <QApplication>
 #include <QDir>
+#include <QMenu>
 #include <QMessageBox>
 #include <QRandomGenerator>
 #include <QScreen>
@@ -319,6 +320,94 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // Issue 5: a "disable constraint" event added at t = 1 s through the timeline dock; play to
+  // 2 s: the ball has fallen; scrub back to 0.5 s: the viewport shows it attached; undo removes
+  // the event and the re-simulated history equals a fresh run.
+  void timelineDisableEvent() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 900);
+    QVERIFY(w.document().edit("ball on a hook", [](core::Scene& s) {
+      s.settings.dt = 1.0 / 240;  // frames of exactly 1/60 s
+      core::BodyDef b;
+      b.name = "ball";
+      b.shape = core::Shape::Sphere;
+      b.radius = 0.1;
+      b.position = Vec3(0, 0, 0.9);
+      s.bodies.push_back(b);
+      s.nails.push_back({"hook", Vec3(0, 0, 1)});
+      core::ConstraintDef c;
+      c.name = "hold";
+      c.kind = core::ConstraintKind::PointToNail;
+      c.a.body = "ball";
+      c.a.point = "top";
+      c.nail = "hook";
+      s.constraints.push_back(c);
+    }));
+    QVERIFY(waitForSnapshot(w));
+    ui::TimelineView* tv = w.timeline()->view();
+    w.setSpeed(2.0);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.2, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+
+    // the playhead to 1 s by clicking the ruler, then the context menu's "Disable at 1 s"
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(1.0))), 10));
+    QTRY_VERIFY(std::abs(w.simulation().snapshot()->t - 1.0) < 1e-9);
+    std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(tv->xAt(1.5)), tv->laneY(0) + 5)));
+    QAction* disable = nullptr;
+    for (QAction* a : menu->findChildren<QAction*>())
+      if (a->text().startsWith("Disable at 1 s") && a->parent() && qobject_cast<QMenu*>(a->parent()) &&
+          qobject_cast<QMenu*>(a->parent())->title() == "hold")
+        disable = a;
+    QVERIFY(disable);
+    disable->trigger();
+    QCOMPARE(int(w.document().scene().events.size()), 1);
+    const core::EventDef e = w.document().scene().events[0];
+    QCOMPARE(e.action, core::EventAction::Disable);
+    QCOMPARE(e.target, std::string("hold"));
+    QVERIFY(std::abs(e.time - 1.0) < 1e-9);
+    QCOMPARE(int(tv->lanes().size()), 1);  // the constraint now has a lane with the marker
+
+    // play to 2 s: fallen
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 2.0, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    auto snap = w.simulation().snapshot();
+    QVERIFY2(snap->bodies[0].x.z() < 0.0, qPrintable(QString::number(snap->bodies[0].x.z())));
+    QVERIFY(!snap->constraints[0].active);
+
+    // scrub back to 0.5 s: attached, at once, in the viewport
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(0.5))), 10));
+    QTRY_VERIFY(std::abs(w.simulation().snapshot()->t - 0.5) < 0.01);
+    w.viewport()->pollSnapshot();
+    QTest::qWait(50);
+    const auto shown = w.viewport()->shownSnapshot();
+    QVERIFY(std::abs(shown->t - 0.5) < 0.01);
+    QVERIFY(shown->constraints[0].active);
+    QVERIFY2(shown->constraints[0].deviation < 1e-6, qPrintable(QString::number(shown->constraints[0].deviation)));
+    QVERIFY(std::abs(shown->bodies[0].x.z() - 0.9) < 1e-6);
+
+    // undo: no event; play on to 2 s; the frames equal a fresh run's, bitwise
+    w.document().undoStack()->undo();
+    QVERIFY(w.document().scene().events.empty());
+    QVERIFY(waitForSnapshot(w));
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 2.0, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    snap = w.simulation().snapshot();
+    QVERIFY(snap->constraints[0].active);
+    core::Simulation fresh(std::make_shared<const core::Model>(core::compile(w.document().scene())));
+    QVERIFY(fresh.advanceTo(snap->t).ok);
+    QCOMPARE(fresh.state().t, snap->t);
+    QVERIFY(fresh.state().bodies[0].x == snap->bodies[0].x);
+    QVERIFY(fresh.state().bodies[0].q.normalized().coeffs().isApprox(snap->bodies[0].q.coeffs(), 1e-15));
+    w.document().undoStack()->setClean();
+  }
+
   // Edits, drags, play/pause/step/reset hammered from the UI thread while the solver runs.
   // Run under the ThreadSanitizer preset too.
   void hammer() {
@@ -331,7 +420,7 @@ class GuiTest : public QObject {
     const int rounds = qEnvironmentVariableIntValue("TETHER_HAMMER_ROUNDS") > 0
                            ? qEnvironmentVariableIntValue("TETHER_HAMMER_ROUNDS") : 400;
     for (int i = 0; i < rounds; ++i) {
-      switch (rng->bounded(9)) {
+      switch (rng->bounded(14)) {
         case 0: w.document().edit("density", [&](core::Scene& s) { s.bodies[0].density = 500 + rng->bounded(1000); }); break;
         case 1: w.document().edit("gravity", [&](core::Scene& s) { s.settings.gravity.z() = -rng->bounded(20.0); }); break;
         case 2: w.document().undoStack()->undo(); break;
@@ -340,6 +429,13 @@ class GuiTest : public QObject {
         case 5: w.simulation().step(); break;
         case 6: if (rng->bounded(10) == 0) w.simulation().reset(); break;
         case 7: w.simulation().setSpeed(0.1 + rng->bounded(4.0)); break;
+        case 9: w.simulation().seek(rng->bounded(3.0)); break;
+        case 10: rng->bounded(2) ? w.simulation().stepBack() : w.simulation().jumpToEnd(); break;
+        case 11: w.simulation().setLoop(rng->bounded(2) == 1, rng->bounded(1.0), 1.0 + rng->bounded(1.0)); break;
+        case 12: w.timeline()->view()->addEvent(rng->bounded(2) ? core::EventAction::Disable : core::EventAction::Enable,
+                                                "joint");
+          break;
+        case 13: if (rng->bounded(20) == 0) w.simulation().jumpToStart(); break;
         case 8: {  // a mouse drag across the model
           w.play();
           QPoint p = pixel(v, Vec3(0.5, 0, 0));

@@ -1,0 +1,590 @@
+#include "ui/timeline.h"
+
+#include <QCheckBox>
+#include <QContextMenuEvent>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QPainterPath>
+#include <QRegularExpression>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "core/validate.h"
+
+namespace tether::ui {
+
+using core::EventAction;
+using core::EventDef;
+using core::Scene;
+
+namespace {
+
+constexpr int kRuler = 26;       // px
+constexpr int kLane = 22;        // px
+constexpr int kLabels = 130;     // px
+constexpr int kMarker = 6;       // half size, px
+constexpr int kDragMerge = 3001;
+
+double niceStep(double secondsPer100px) {
+  const double p = std::pow(10.0, std::floor(std::log10(secondsPer100px)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * p >= secondsPer100px) return m * p;
+  return 10 * p;
+}
+
+QColor actionColor(EventAction a) {
+  switch (a) {
+    case EventAction::Enable: return QColor(30, 150, 50);
+    case EventAction::Disable: return QColor(200, 40, 40);
+    case EventAction::Create: return QColor(40, 90, 210);
+    case EventAction::Remove: return QColor(40, 40, 40);
+    case EventAction::Set: return QColor(230, 130, 0);
+  }
+  return Qt::gray;
+}
+
+// the marker icon of an event kind: enable ▲, disable ▼, create ●, remove ✕, set ◆
+void drawMarker(QPainter& p, QPointF c, EventAction a, bool selected) {
+  const double r = kMarker;
+  p.setPen(QPen(selected ? QColor(255, 200, 0) : actionColor(a).darker(140), selected ? 2.5 : 1));
+  p.setBrush(actionColor(a));
+  QPainterPath path;
+  switch (a) {
+    case EventAction::Enable: path.addPolygon(QPolygonF({c + QPointF(0, -r), c + QPointF(r, r), c + QPointF(-r, r)})); break;
+    case EventAction::Disable: path.addPolygon(QPolygonF({c + QPointF(0, r), c + QPointF(r, -r), c + QPointF(-r, -r)})); break;
+    case EventAction::Create: path.addEllipse(c, r, r); break;
+    case EventAction::Set: path.addPolygon(QPolygonF({c + QPointF(0, -r), c + QPointF(r, 0), c + QPointF(0, r), c + QPointF(-r, 0)})); break;
+    case EventAction::Remove:
+      p.setPen(QPen(selected ? QColor(255, 200, 0) : actionColor(a), 3));
+      p.drawLine(c + QPointF(-r, -r), c + QPointF(r, r));
+      p.drawLine(c + QPointF(-r, r), c + QPointF(r, -r));
+      return;
+  }
+  path.closeSubpath();
+  p.drawPath(path);
+}
+
+}  // namespace
+
+TimelineView::TimelineView(Document& doc, SimulationController& sim, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_sim(sim) {
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumHeight(kRuler + 3 * kLane);
+  connect(&m_doc, &Document::changed, this, [this] {
+    rebuild();
+    update();
+  });
+  connect(&m_doc, &Document::loaded, this, [this] {
+    m_userZoom = false;
+    m_selEvents.clear();
+    m_selKeys.clear();
+  });
+  rebuild();
+}
+
+double TimelineView::timeAt(double x) const { return m_t0 + (x - kLabels) / m_pxPerSecond; }
+double TimelineView::xAt(double t) const { return kLabels + (t - m_t0) * m_pxPerSecond; }
+int TimelineView::laneY(int lane) const { return kRuler + lane * kLane; }
+double TimelineView::playhead() const { return m_sim.snapshot()->t; }
+
+int TimelineView::laneAt(int y) const {
+  if (y < kRuler) return -1;
+  const int l = (y - kRuler) / kLane;
+  return l < int(m_lanes.size()) ? l : -1;
+}
+
+double TimelineView::snap(double t) const {
+  const double f = m_sim.snapshot()->history.framePeriod;
+  return std::max(0.0, std::round(t / f) * f);
+}
+
+void TimelineView::rebuild() {
+  const Scene& s = m_doc.scene();
+  m_lanes.clear();
+  auto add = [&](Lane::Kind k, const std::string& name) {
+    for (const Lane& l : m_lanes)
+      if (l.kind == k && l.name == name) return;
+    m_lanes.push_back({k, name});
+  };
+  for (const EventDef& e : s.events) {
+    if (e.target == "gravity") add(Lane::Kind::Gravity, e.target);
+    else if (std::any_of(s.bodies.begin(), s.bodies.end(), [&](const auto& b) { return b.name == e.target; }))
+      add(Lane::Kind::Body, e.target);
+    else if (std::any_of(s.constraints.begin(), s.constraints.end(), [&](const auto& c) { return c.name == e.target; }))
+      add(Lane::Kind::Constraint, e.target);
+    else add(Lane::Kind::Force, e.target);
+  }
+  for (const core::PathDef& p : s.paths)
+    if (p.kind == core::PathKind::Spline) add(Lane::Kind::Path, p.name);
+  // selections that no longer exist
+  std::erase_if(m_selEvents, [&](int i) { return i >= int(s.events.size()); });
+  setMinimumHeight(kRuler + std::max<int>(3, int(m_lanes.size())) * kLane);
+  if (!m_userZoom) fit();
+}
+
+void TimelineView::fit() {
+  const Scene& s = m_doc.scene();
+  double end = std::max(s.settings.duration, m_sim.snapshot()->history.end);
+  for (const EventDef& e : s.events) end = std::max(end, e.time + 0.5);
+  for (const core::PathDef& p : s.paths)
+    if (!p.keyframes.empty()) end = std::max(end, p.keyframes.back().t + 0.5);
+  m_t0 = -0.02 * end;
+  m_pxPerSecond = std::max(1e-3, (width() - kLabels - 10) / (end - m_t0));
+  update();
+}
+
+std::vector<TimelineView::Marker> TimelineView::markers() const {
+  std::vector<Marker> out;
+  const Scene& s = m_doc.scene();
+  for (size_t i = 0; i < s.events.size(); ++i)
+    for (size_t l = 0; l < m_lanes.size(); ++l)
+      if (m_lanes[l].kind != Lane::Kind::Path && m_lanes[l].name == s.events[i].target)
+        out.push_back({int(i), {}, -1, int(l), s.events[i].time});
+  for (size_t l = 0; l < m_lanes.size(); ++l) {
+    if (m_lanes[l].kind != Lane::Kind::Path) continue;
+    for (const core::PathDef& p : s.paths)
+      if (p.name == m_lanes[l].name)
+        for (size_t k = 0; k < p.keyframes.size(); ++k) out.push_back({-1, p.name, int(k), int(l), p.keyframes[k].t});
+  }
+  return out;
+}
+
+std::optional<TimelineView::Marker> TimelineView::markerAt(const QPoint& pt) const {
+  std::optional<Marker> best;
+  double bestD = kMarker + 3;
+  for (const Marker& m : markers()) {
+    const double d = std::max(std::abs(xAt(m.t) - pt.x()), std::abs(laneY(m.lane) + kLane / 2.0 - pt.y()));
+    if (d <= bestD) {
+      bestD = d;
+      best = m;
+    }
+  }
+  return best;
+}
+
+QString TimelineView::describe(const Marker& m) const {
+  const Scene& s = m_doc.scene();
+  if (m.event < 0) {
+    for (const core::PathDef& p : s.paths)
+      if (p.name == m.path) {
+        const auto& k = p.keyframes[size_t(m.keyframe)];
+        return tr("t = %1 s: %2 keyframe %3 at (%4, %5, %6) m")
+            .arg(k.t).arg(QString::fromStdString(p.name)).arg(m.keyframe + 1)
+            .arg(k.position.x()).arg(k.position.y()).arg(k.position.z());
+      }
+    return {};
+  }
+  const EventDef& e = s.events[size_t(m.event)];
+  QString text = tr("t = %1 s: %2 %3").arg(e.time).arg(QString::fromUtf8(core::toString(e.action)), QString::fromStdString(e.target));
+  if (e.action == EventAction::Set) {
+    QStringList v;
+    for (double x : e.value) v << QString::number(x);
+    text += QStringLiteral(" %1 = %2").arg(QString::fromStdString(e.param), v.join(QStringLiteral(", ")));
+  }
+  return text;
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), palette().base());
+  const auto snap = m_sim.snapshot();
+  const HistoryInfo& h = snap->history;
+  // lanes
+  for (size_t l = 0; l < m_lanes.size(); ++l) {
+    const QRect r(0, laneY(int(l)), width(), kLane);
+    p.fillRect(r, l % 2 ? palette().alternateBase() : palette().base());
+    static const char* kinds[] = {"", "body ", "constraint ", "force ", "path "};
+    p.setPen(palette().text().color());
+    p.drawText(QRect(6, r.top(), kLabels - 10, kLane), Qt::AlignVCenter | Qt::AlignLeft,
+               QString::fromUtf8(kinds[int(m_lanes[l].kind)]) + QString::fromStdString(m_lanes[l].name));
+  }
+  if (m_lanes.empty()) {
+    p.setPen(palette().placeholderText().color());
+    p.drawText(QRect(kLabels, kRuler, width() - kLabels, 2 * kLane), Qt::AlignCenter,
+               tr("No events yet: right-click to add one at the playhead"));
+  }
+  // ruler: the recorded range, the loop, ticks
+  p.fillRect(QRect(0, 0, width(), kRuler), palette().window());
+  const double x0 = xAt(h.start), x1 = xAt(h.end);
+  p.fillRect(QRectF(x0, kRuler - 7, std::max(1.0, x1 - x0), 5), QColor(90, 150, 230));
+  if (h.loop && h.loopEnd > h.loopStart)
+    p.fillRect(QRectF(xAt(h.loopStart), 0, xAt(h.loopEnd) - xAt(h.loopStart), height()), QColor(40, 180, 60, 30));
+  const double step = niceStep(100.0 / m_pxPerSecond);
+  p.setPen(palette().text().color());
+  for (double t = std::ceil(timeAt(kLabels) / step) * step; t <= timeAt(width()); t += step) {
+    const double x = xAt(t);
+    p.drawLine(QPointF(x, kRuler - 8), QPointF(x, kRuler - 1));
+    p.drawText(QPointF(x + 2, 12), QString::number(t, 'g', 4));
+    p.setPen(QColor(0, 0, 0, 25));
+    p.drawLine(QPointF(x, kRuler), QPointF(x, height()));
+    p.setPen(palette().text().color());
+  }
+  p.drawLine(0, kRuler - 1, width(), kRuler - 1);
+  p.drawLine(kLabels - 1, 0, kLabels - 1, height());
+  // markers
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setClipRect(QRect(kLabels, 0, width() - kLabels, height()));
+  const Scene& s = m_doc.scene();
+  for (const Marker& m : markers()) {
+    const QPointF c(xAt(m.t), laneY(m.lane) + kLane / 2.0);
+    if (m.event >= 0) {
+      drawMarker(p, c, s.events[size_t(m.event)].action, m_selEvents.count(m.event) > 0);
+    } else {
+      const bool sel = m_selKeys.count({m.path, m.keyframe}) > 0;
+      p.setPen(QPen(sel ? QColor(255, 200, 0) : QColor(80, 80, 120), sel ? 2.5 : 1));
+      p.setBrush(QColor(150, 150, 220));
+      p.drawRect(QRectF(c.x() - kMarker + 1, c.y() - kMarker + 1, 2 * kMarker - 2, 2 * kMarker - 2));
+    }
+  }
+  // the playhead
+  const double xp = xAt(snap->t);
+  p.setPen(QPen(QColor(220, 30, 30), 2));
+  p.drawLine(QPointF(xp, 0), QPointF(xp, height()));
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+  setFocus();
+  m_doc.closeMerge();
+  if (e->button() != Qt::LeftButton) return;
+  if (e->position().y() < kRuler && e->position().x() >= kLabels) {
+    m_drag = Drag::Scrub;
+    m_sim.seek(timeAt(e->position().x()));
+    return;
+  }
+  const std::optional<Marker> m = markerAt(e->position().toPoint());
+  const bool add = e->modifiers() & Qt::ControlModifier;
+  if (!m) {
+    if (!add) {
+      m_selEvents.clear();
+      m_selKeys.clear();
+    }
+    update();
+    return;
+  }
+  const bool selected = m->event >= 0 ? m_selEvents.count(m->event) > 0 : m_selKeys.count({m->path, m->keyframe}) > 0;
+  if (add) {
+    if (m->event >= 0) selected ? void(m_selEvents.erase(m->event)) : void(m_selEvents.insert(m->event));
+    else selected ? void(m_selKeys.erase({m->path, m->keyframe})) : void(m_selKeys.insert({m->path, m->keyframe}));
+  } else if (!selected) {
+    m_selEvents.clear();
+    m_selKeys.clear();
+    if (m->event >= 0) m_selEvents.insert(m->event);
+    else m_selKeys.insert({m->path, m->keyframe});
+  }
+  // start dragging the selection along time
+  m_drag = Drag::Markers;
+  m_dragFrom = timeAt(e->position().x());
+  m_dragEvents.clear();
+  m_dragKeys.clear();
+  const Scene& s = m_doc.scene();
+  for (int i : m_selEvents) m_dragEvents.push_back({i, s.events[size_t(i)].time});
+  for (const auto& [path, k] : m_selKeys)
+    for (const core::PathDef& p : s.paths)
+      if (p.name == path && k < int(p.keyframes.size())) m_dragKeys.emplace_back(path, k, p.keyframes[size_t(k)].t);
+  update();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+  if (m_drag == Drag::Scrub) {
+    m_sim.seek(std::max(0.0, timeAt(e->position().x())));
+  } else if (m_drag == Drag::Markers && (!m_dragEvents.empty() || !m_dragKeys.empty())) {
+    // move by a whole number of frames; no event before 0
+    double dt = snap(timeAt(e->position().x())) - snap(m_dragFrom);
+    for (const auto& [i, t] : m_dragEvents) dt = std::max(dt, -t);
+    for (const auto& [p, k, t] : m_dragKeys) dt = std::max(dt, -t);
+    QString error;
+    const auto events = m_dragEvents;
+    const auto keys = m_dragKeys;
+    if (!m_doc.edit(tr("Move events"), [&](Scene& s) {
+          for (const auto& [i, t] : events) s.events[size_t(i)].time = std::max(0.0, snap(t + dt));
+          for (const auto& [path, k, t] : keys)
+            for (core::PathDef& p : s.paths)
+              if (p.name == path) p.keyframes[size_t(k)].t = t + dt;
+        }, kDragMerge, &error))
+      emit message(tr("Not moved: %1").arg(error));
+  }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent*) {
+  m_drag = Drag::None;
+  m_doc.closeMerge();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+  const double x = e->position().x();
+  if (e->modifiers() & Qt::ShiftModifier) {
+    m_t0 -= e->angleDelta().y() / 120.0 * 50.0 / m_pxPerSecond;
+  } else {
+    // zoom about the cursor
+    const double t = timeAt(x);
+    m_pxPerSecond = std::clamp(m_pxPerSecond * std::pow(1.2, e->angleDelta().y() / 120.0), 1e-2, 1e6);
+    m_t0 = t - (x - kLabels) / m_pxPerSecond;
+  }
+  m_userZoom = true;
+  update();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+  if (e->matches(QKeySequence::Delete) || e->key() == Qt::Key_Backspace) deleteSelection();
+  else if (e->matches(QKeySequence::Copy)) copySelection();
+  else if (e->matches(QKeySequence::Paste)) paste();
+  else QWidget::keyPressEvent(e);
+}
+
+bool TimelineView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    if (const std::optional<Marker> m = markerAt(he->pos())) QToolTip::showText(he->globalPos(), describe(*m), this);
+    else QToolTip::hideText();
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+bool TimelineView::addEvent(EventAction action, const std::string& target, const std::string& param,
+                            const std::vector<double>& value) {
+  EventDef e;
+  e.time = snap(playhead());
+  e.action = action;
+  e.target = target;
+  e.param = param;
+  e.value = value;
+  QString error;
+  const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(action)), QString::fromStdString(target)).arg(e.time);
+  if (!m_doc.edit(what, [&](Scene& s) { s.events.push_back(e); }, 0, &error)) {
+    emit message(tr("Not added: %1").arg(error));
+    return false;
+  }
+  m_selEvents = {int(m_doc.scene().events.size()) - 1};
+  emit message(what);
+  return true;
+}
+
+bool TimelineView::addKeyframe(const std::string& path) {
+  const Scene& s = m_doc.scene();
+  const double t = snap(playhead());
+  // the new keyframe sits where the path is now, so the motion does not jump
+  core::Vec3 at = core::Vec3::Zero();
+  for (size_t i = 0; i < s.paths.size(); ++i)
+    if (s.paths[i].name == path) at = core::Path(s.paths[i]).sample(t).x;
+  QString error;
+  const bool ok = m_doc.edit(tr("Add keyframe"), [&](Scene& sc) {
+    for (core::PathDef& p : sc.paths) {
+      if (p.name != path) continue;
+      if (p.kind != core::PathKind::Spline) {  // a line or circle becomes a spline through its trace
+        p.keyframes = {{0.0, core::Path(p).sample(0.0).x}};
+        p.kind = core::PathKind::Spline;
+      }
+      auto it = std::find_if(p.keyframes.begin(), p.keyframes.end(), [&](const core::Keyframe& k) { return k.t >= t; });
+      if (it != p.keyframes.end() && std::abs(it->t - t) < 1e-12) it->position = at;
+      else p.keyframes.insert(it, {t, at});
+    }
+  }, 0, &error);
+  if (!ok) emit message(tr("Not added: %1").arg(error));
+  return ok;
+}
+
+void TimelineView::deleteSelection() {
+  if (m_selEvents.empty() && m_selKeys.empty()) return;
+  const auto events = m_selEvents;
+  const auto keys = m_selKeys;
+  QString error;
+  if (m_doc.edit(tr("Delete events"), [&](Scene& s) {
+        std::vector<EventDef> kept;
+        for (size_t i = 0; i < s.events.size(); ++i)
+          if (!events.count(int(i))) kept.push_back(s.events[i]);
+        s.events = std::move(kept);
+        for (core::PathDef& p : s.paths)
+          for (int k = int(p.keyframes.size()) - 1; k >= 0; --k)
+            if (keys.count({p.name, k})) p.keyframes.erase(p.keyframes.begin() + k);
+      }, 0, &error)) {
+    m_selEvents.clear();
+    m_selKeys.clear();
+  } else {
+    emit message(tr("Not deleted: %1").arg(error));
+  }
+}
+
+void TimelineView::copySelection() {
+  m_clipboard.clear();
+  for (int i : m_selEvents) m_clipboard.push_back(m_doc.scene().events[size_t(i)]);
+  if (m_clipboard.empty()) return;
+  const double first = std::min_element(m_clipboard.begin(), m_clipboard.end(), [](const auto& a, const auto& b) {
+                         return a.time < b.time;
+                       })->time;
+  for (EventDef& e : m_clipboard) e.time -= first;
+  emit message(tr("Copied %1 events").arg(m_clipboard.size()));
+}
+
+void TimelineView::paste() {
+  if (m_clipboard.empty()) return;
+  const double at = snap(playhead());
+  const auto clip = m_clipboard;
+  const size_t before = m_doc.scene().events.size();
+  QString error;
+  if (m_doc.edit(tr("Paste events"), [&](Scene& s) {
+        for (EventDef e : clip) {
+          e.time += at;
+          s.events.push_back(e);
+        }
+      }, 0, &error)) {
+    m_selEvents.clear();
+    for (size_t i = before; i < m_doc.scene().events.size(); ++i) m_selEvents.insert(int(i));
+  } else {
+    emit message(tr("Not pasted: %1").arg(error));
+  }
+}
+
+QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
+  auto* menu = new QMenu(this);
+  const double t = snap(playhead());
+  const Scene& s = m_doc.scene();
+  // what a target can have: enable/disable (constraints, forces, gravity), create/remove
+  // (bodies), set (its settable parameters)
+  auto addActions = [&](QMenu* m, Lane::Kind kind, const std::string& name) {
+    auto act = [&](const QString& text, EventAction a) {
+      m->addAction(text, this, [this, a, name] { addEvent(a, name); });
+    };
+    if (kind == Lane::Kind::Path) {
+      m->addAction(tr("Add keyframe at %1 s").arg(t), this, [this, name] { addKeyframe(name); });
+      return;
+    }
+    if (kind == Lane::Kind::Body) {
+      act(tr("Create at %1 s").arg(t), EventAction::Create);
+      act(tr("Remove at %1 s").arg(t), EventAction::Remove);
+      return;
+    }
+    act(tr("Enable at %1 s").arg(t), EventAction::Enable);
+    act(tr("Disable at %1 s").arg(t), EventAction::Disable);
+    std::vector<core::ParamSpec> params;
+    if (kind == Lane::Kind::Gravity) params = {{"acceleration", 3}};
+    if (kind == Lane::Kind::Constraint) params = {{"tau", 1}};
+    if (kind == Lane::Kind::Force)
+      for (const core::ForceDef& f : s.forces)
+        if (f.name == name) params = core::settableParams(f.kind);
+    for (const core::ParamSpec& ps : params) {
+      const std::string param = ps.name;
+      const int size = ps.size;
+      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)),
+                                                   size == 3 ? tr("%1 (x y z):").arg(QString::fromStdString(param))
+                                                             : tr("%1:").arg(QString::fromStdString(param)),
+                                                   QLineEdit::Normal, QString(), &ok);
+        if (!ok) return;
+        std::vector<double> v;
+        for (const QString& part : text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {
+          bool good = false;
+          v.push_back(part.toDouble(&good));
+          if (!good) {
+            emit message(tr("Not added: \"%1\" is not a number").arg(part));
+            return;
+          }
+        }
+        addEvent(EventAction::Set, name, param, v);
+      });
+    }
+  };
+  const int lane = laneAt(pos.y());
+  if (lane >= 0) {
+    addActions(menu, m_lanes[size_t(lane)].kind, m_lanes[size_t(lane)].name);
+    menu->addSeparator();
+  }
+  // any object, lane or not
+  QMenu* any = menu->addMenu(tr("Add event for"));
+  QMenu* g = any->addMenu(tr("gravity"));
+  addActions(g, Lane::Kind::Gravity, "gravity");
+  auto group = [&](const QString& title, Lane::Kind kind, const auto& list) {
+    if (list.empty()) return;
+    QMenu* sub = any->addMenu(title);
+    for (const auto& x : list) addActions(sub->addMenu(QString::fromStdString(x.name)), kind, x.name);
+  };
+  group(tr("Bodies"), Lane::Kind::Body, s.bodies);
+  group(tr("Constraints"), Lane::Kind::Constraint, s.constraints);
+  group(tr("Forces"), Lane::Kind::Force, s.forces);
+  if (!s.paths.empty()) {
+    QMenu* sub = any->addMenu(tr("Path keyframes"));
+    for (const core::PathDef& p : s.paths) addActions(sub->addMenu(QString::fromStdString(p.name)), Lane::Kind::Path, p.name);
+  }
+  menu->addSeparator();
+  QAction* del = menu->addAction(tr("Delete selected"), this, &TimelineView::deleteSelection);
+  del->setEnabled(!m_selEvents.empty() || !m_selKeys.empty());
+  menu->addAction(tr("Copy selected"), this, &TimelineView::copySelection)->setEnabled(!m_selEvents.empty());
+  menu->addAction(tr("Paste at playhead"), this, &TimelineView::paste)->setEnabled(!m_clipboard.empty());
+  menu->addAction(tr("Fit"), this, [this] {
+    m_userZoom = false;
+    fit();
+  });
+  return menu;
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+  QMenu* menu = buildContextMenu(e->pos());
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->popup(e->globalPos());
+}
+
+TimelineDock::TimelineDock(Document& doc, SimulationController& sim, QWidget* parent)
+    : QWidget(parent), m_sim(sim) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(2, 2, 2, 2);
+  v->setSpacing(2);
+  auto* bar = new QHBoxLayout;
+  auto button = [&](const QString& text, const QString& tip, const std::function<void()>& f) {
+    auto* b = new QToolButton;
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setObjectName(tip);
+    connect(b, &QToolButton::clicked, this, f);
+    bar->addWidget(b);
+    return b;
+  };
+  button(QStringLiteral("|◀"), tr("Jump to start"), [this] { m_sim.jumpToStart(); });
+  button(QStringLiteral("◀|"), tr("Step back"), [this] { m_sim.stepBack(); });
+  button(QStringLiteral("▶"), tr("Play"), [this] { emit playRequested(true); });
+  button(QStringLiteral("❚❚"), tr("Pause"), [this] { emit playRequested(false); });
+  button(QStringLiteral("|▶"), tr("Step forward"), [this] { m_sim.step(); });
+  button(QStringLiteral("▶|"), tr("Jump to end"), [this] { m_sim.jumpToEnd(); });
+  m_loop = new QCheckBox(tr("Loop"));
+  bar->addSpacing(12);
+  bar->addWidget(m_loop);
+  button(tr("In"), tr("Loop start at the playhead"), [this] {
+    m_loopIn = m_sim.snapshot()->t;
+    m_sim.setLoop(m_loop->isChecked(), m_loopIn, m_loopOut);
+  });
+  button(tr("Out"), tr("Loop end at the playhead"), [this] {
+    m_loopOut = m_sim.snapshot()->t;
+    m_sim.setLoop(m_loop->isChecked(), m_loopIn, m_loopOut);
+  });
+  connect(m_loop, &QCheckBox::toggled, this, [this](bool on) { m_sim.setLoop(on, m_loopIn, m_loopOut); });
+  bar->addStretch();
+  m_time = new QLabel;
+  bar->addWidget(m_time);
+  v->addLayout(bar);
+  m_view = new TimelineView(doc, sim);
+  v->addWidget(m_view, 1);
+}
+
+void TimelineDock::refresh() {
+  const auto snap = m_sim.snapshot();
+  const HistoryInfo& h = snap->history;
+  m_time->setText(tr("t = %1 s   recorded %2–%3 s (%4 frames, %5 of %6 MB)")
+                      .arg(snap->t, 0, 'f', 3)
+                      .arg(h.start, 0, 'f', 2)
+                      .arg(h.end, 0, 'f', 2)
+                      .arg(h.frames)
+                      .arg(double(h.bytes) / (1 << 20), 0, 'f', 1)
+                      .arg(double(h.limit) / (1 << 20), 0, 'f', 0));
+  m_view->update();
+}
+
+}  // namespace tether::ui

@@ -1,0 +1,113 @@
+// The timeline dock: a time ruler with the playhead and the recorded range, one lane per object
+// that has events (bodies, constraints, forces, gravity) and one per keyframed path; events as
+// markers with an icon per kind and a tooltip. Click or drag in the ruler to scrub; click markers
+// to select (Ctrl adds), drag them along time (snapping to frames), Delete, Ctrl+C / Ctrl+V
+// (paste at the playhead); the context menu adds events and keyframes at the playhead. Every
+// edit is an undoable document edit; the transport bar plays, steps, jumps and loops.
+#pragma once
+
+#include <QWidget>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ui/document.h"
+#include "ui/simulation_controller.h"
+
+class QMenu;
+class QCheckBox;
+class QLabel;
+
+namespace tether::ui {
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+ public:
+  TimelineView(Document& doc, SimulationController& sim, QWidget* parent = nullptr);
+
+  struct Lane {
+    enum class Kind { Gravity, Body, Constraint, Force, Path };
+    Kind kind = Kind::Gravity;
+    std::string name;
+  };
+  const std::vector<Lane>& lanes() const { return m_lanes; }
+  // geometry, for the tests and the transport bar
+  double timeAt(double x) const;
+  double xAt(double t) const;
+  int laneY(int lane) const;  // top of a lane, pixels
+  double playhead() const;    // the shown frame's time, s
+  // The context menu for a point of the view (what right-click shows).
+  QMenu* buildContextMenu(const QPoint& pos);
+  const std::set<int>& selectedEvents() const { return m_selEvents; }
+
+  // Actions the menu, the keys and the inspector use. Return false (and say why) if refused.
+  bool addEvent(core::EventAction action, const std::string& target, const std::string& param = {},
+                const std::vector<double>& value = {});
+  bool addKeyframe(const std::string& path);
+  void deleteSelection();
+  void copySelection();
+  void paste();
+  void fit();  // show the whole timeline
+
+ signals:
+  void message(const QString& text);
+
+ protected:
+  void paintEvent(QPaintEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+  bool event(QEvent* e) override;
+
+ private:
+  struct Marker {
+    int event = -1;           // index into scene.events, or -1 for a keyframe
+    std::string path;         // keyframe: its path
+    int keyframe = -1;
+    int lane = 0;
+    double t = 0.0;
+  };
+  void rebuild();
+  std::vector<Marker> markers() const;
+  std::optional<Marker> markerAt(const QPoint& p) const;
+  int laneAt(int y) const;
+  double snap(double t) const;
+  QString describe(const Marker& m) const;
+
+  Document& m_doc;
+  SimulationController& m_sim;
+  std::vector<Lane> m_lanes;
+  double m_t0 = -0.2, m_pxPerSecond = 100.0;
+  bool m_userZoom = false;
+  std::set<int> m_selEvents;
+  std::set<std::pair<std::string, int>> m_selKeys;
+  std::vector<core::EventDef> m_clipboard;  // times relative to the first
+  enum class Drag { None, Scrub, Markers } m_drag = Drag::None;
+  double m_dragFrom = 0.0;
+  std::vector<std::pair<int, double>> m_dragEvents;                        // event, original time
+  std::vector<std::tuple<std::string, int, double>> m_dragKeys;            // path, keyframe, original time
+};
+
+class TimelineDock : public QWidget {
+  Q_OBJECT
+ public:
+  TimelineDock(Document& doc, SimulationController& sim, QWidget* parent = nullptr);
+  TimelineView* view() { return m_view; }
+  void refresh();  // playhead and labels from the newest snapshot
+
+ signals:
+  void playRequested(bool on);
+
+ private:
+  SimulationController& m_sim;
+  TimelineView* m_view;
+  QLabel* m_time;
+  QCheckBox* m_loop;
+  double m_loopIn = 0.0, m_loopOut = 1.0;
+};
+
+}  // namespace tether::ui
