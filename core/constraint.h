@@ -42,6 +42,7 @@ struct EvalContext {
   const std::vector<BodyKinematics>& bodies;
   const std::vector<Path>& paths;
   double t = 0.0;
+  const std::vector<PathClock>* clocks = nullptr;  // per path; null: every path at speed 1
 };
 
 using Mat33 = Eigen::Matrix3d;

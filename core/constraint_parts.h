@@ -22,15 +22,19 @@ struct AnchorKinematics {
 };
 
 inline AnchorKinematics anchorKinematics(const Anchor& a, const std::vector<BodyKinematics>& bodies,
-                                         const std::vector<Path>& paths, double t) {
+                                         const std::vector<Path>& paths, double t,
+                                         const std::vector<PathClock>* clocks = nullptr) {
   AnchorKinematics k;
   switch (a.kind) {
     case Anchor::Kind::World: k.p = a.local; break;
     case Anchor::Kind::Path: {
-      const PathSample s = paths[static_cast<size_t>(a.index)].sample(t);
-      k.p = s.x;
-      k.v = s.v;
-      k.acc = s.a;
+      // sampled on the path's clock: x(tau(t)), v = s dx/dtau, acc = s^2 d2x/dtau2
+      const size_t i = static_cast<size_t>(a.index);
+      const double s = clocks ? (*clocks)[i].speed : 1.0;
+      const PathSample p = paths[i].sample(clocks ? (*clocks)[i].local(t) : t);
+      k.p = p.x;
+      k.v = s * p.v;
+      k.acc = s * s * p.a;
       break;
     }
     case Anchor::Kind::Body: {
@@ -48,7 +52,7 @@ inline AnchorKinematics anchorKinematics(const Anchor& a, const std::vector<Body
 }
 
 inline AnchorKinematics anchorKinematics(const Anchor& a, const EvalContext& ctx) {
-  return anchorKinematics(a, ctx.bodies, ctx.paths, ctx.t);
+  return anchorKinematics(a, ctx.bodies, ctx.paths, ctx.t, ctx.clocks);
 }
 
 // Add sign * E * (Jacobian of the point's velocity) to the rows; E is d x 3 (the rows that

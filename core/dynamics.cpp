@@ -54,7 +54,7 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
 
   // stage: kinematics
   bodyKinematics(model, params, ctx.bodies, ctx.kin);
-  const EvalContext ectx{ctx.kin, model.paths, t};
+  const EvalContext ectx{ctx.kin, model.paths, t, &params.pathClock};
 
   // stage: external forces
   for (size_t i = 0; i < nb; ++i) {

@@ -147,7 +147,7 @@ Energy energy(const Model& m, const State& st) {
     e.kinetic += 0.5 * st.bodies[i].P.dot(kin[i].v) + 0.5 * st.bodies[i].L.dot(kin[i].w);
     if (p.gravityOn) e.gravity -= m.bodies[i].mass * p.gravity.dot(st.bodies[i].x);
   }
-  const EvalContext ctx{kin, m.paths, st.t};
+  const EvalContext ctx{kin, m.paths, st.t, &st.params.pathClock};
   for (size_t fi = 0; fi < m.forces.size(); ++fi) {
     if (!p.forceEnabled[fi]) continue;
     const ForceModel& f = m.forces[fi];

@@ -79,7 +79,7 @@ namespace {
 void assembleAt(const Model& model, const Params& p, double t, StepContext& c) {
   unpack(c.y, c.bodies);
   bodyKinematics(model, p, c.bodies, c.kin);
-  const EvalContext ectx{c.kin, model.paths, t};
+  const EvalContext ectx{c.kin, model.paths, t, &p.pathClock};
   for (size_t i = 0; i < c.F.size(); ++i) {
     c.F[i].setZero();
     c.T[i].setZero();

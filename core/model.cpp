@@ -113,6 +113,7 @@ Model compile(const Scene& s) {
     p.bodyActive.push_back(b.active ? 1 : 0);
   }
   for (const PathDef& pd : s.paths) m.paths.emplace_back(pd);
+  p.pathClock.assign(s.paths.size(), PathClock{});
   for (const ForceDef& f : s.forces) {
     ForceModel fm;
     fm.kind = f.kind;
@@ -148,6 +149,9 @@ Model compile(const Scene& s) {
     } else if (int j = indexOf(s.constraints, e.target); j >= 0) {
       em.target = EventModel::Target::Constraint;
       em.index = j;
+    } else if (int k = indexOf(s.paths, e.target); k >= 0) {
+      em.target = EventModel::Target::Path;
+      em.index = k;
     } else {
       em.target = EventModel::Target::Force;
       em.index = indexOf(s.forces, e.target);
@@ -198,6 +202,14 @@ void applyEvent(const Model& model, const EventModel& e, State& st) {
       if (e.action == EventAction::Set) p.tau[i] = e.value.x();
       else p.constraintEnabled[i] = e.action == EventAction::Enable;
       break;
+    case EventModel::Target::Path: {
+      // set speed: restart the path's clock from where it is, so the point does not jump
+      PathClock& c = p.pathClock[i];
+      c.tau0 = c.local(st.t);
+      c.t0 = st.t;
+      c.speed = e.value.x();
+      break;
+    }
     case EventModel::Target::Force: {
       if (e.action != EventAction::Set) {
         p.forceEnabled[i] = e.action == EventAction::Enable;

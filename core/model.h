@@ -41,7 +41,7 @@ struct ForceModel {
 };
 
 struct EventModel {
-  enum class Target { Gravity, Body, Constraint, Force };
+  enum class Target { Gravity, Body, Constraint, Force, Path };
   double time = 0.0;                 // s
   EventAction action = EventAction::Enable;
   Target target = Target::Gravity;

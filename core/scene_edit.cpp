@@ -94,8 +94,8 @@ bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std:
       for (std::string& b : f.bodies) rename(b, from, to);
     }
   }
-  // events name bodies, constraints and forces
-  if (kind == ObjectKind::Body || kind == ObjectKind::Constraint || kind == ObjectKind::Force)
+  // events name bodies, constraints, forces and paths
+  if (kind != ObjectKind::Nail)
     for (EventDef& e : s.events) rename(e.target, from, to);
   return true;
 }
@@ -130,13 +130,10 @@ bool removeObject(Scene& s, ObjectKind kind, const std::string& name) {
   if (kind == ObjectKind::Body)
     for (ForceDef& f : s.forces)
       if (f.kind == ForceKind::Damping) std::erase(f.bodies, name);
-  if (kind != ObjectKind::Nail && kind != ObjectKind::Path) {
-    std::erase_if(s.events, [&](const EventDef& e) { return std::find(gone.begin(), gone.end(), e.target) != gone.end(); });
-  } else {
-    std::erase_if(s.events, [&](const EventDef& e) {
-      return std::find(gone.begin() + 1, gone.end(), e.target) != gone.end();
-    });
-  }
+  // (a nail has no events; every other removed object's events go)
+  std::erase_if(s.events, [&](const EventDef& e) {
+    return std::find(gone.begin() + (kind == ObjectKind::Nail ? 1 : 0), gone.end(), e.target) != gone.end();
+  });
   return true;
 }
 

@@ -113,7 +113,7 @@ void Simulation::deviations(std::vector<double>& out) const {
   const Model& m = *m_model;
   std::vector<BodyKinematics> kin;
   bodyKinematics(m, m_state.params, m_state.bodies, kin);
-  const EvalContext ctx{kin, m.paths, m_state.t};
+  const EvalContext ctx{kin, m.paths, m_state.t, &m_state.params.pathClock};
   out.assign(m.constraints.size(), -1.0);
   ConstraintRows rows;
   for (size_t j = 0; j < m.constraints.size(); ++j) {

@@ -73,7 +73,7 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
   // bodies, with the net external force of each
   const size_t nb = m.bodies.size();
   std::vector<Vec3> F(nb, Vec3::Zero()), T(nb, Vec3::Zero());
-  const EvalContext ectx{ctx.kin, m.paths, st.t};
+  const EvalContext ectx{ctx.kin, m.paths, st.t, &st.params.pathClock};
   accumulateExternalForces(m, st.params, ectx, F, T);
   out.bodies.resize(nb);
   for (size_t i = 0; i < nb; ++i) {
@@ -133,7 +133,8 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
     }
   }
   out.pathPoints.clear();
-  for (const Path& p : m.paths) out.pathPoints.push_back(p.sample(st.t).x);
+  for (size_t i = 0; i < m.paths.size(); ++i)
+    out.pathPoints.push_back(m.paths[i].sample(st.params.pathClock[i].local(st.t)).x);
 
   out.energy = energy(m, st);
   const MouseSpring& ms = st.params.mouse;

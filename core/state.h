@@ -37,6 +37,16 @@ struct MouseSpring {
   double damping = 0.0;          // N s/m
 };
 
+// A path's clock. "set speed" events change how fast a point runs along its path: the path is
+// sampled at its local time tau = tau0 + speed (t - t0), so the point never jumps; its velocity
+// is speed x dx/dtau and its acceleration speed^2 x d2x/dtau2 (speed is piecewise constant).
+struct PathClock {
+  double t0 = 0.0;      // s: when the speed last changed
+  double tau0 = 0.0;    // s: the local time then
+  double speed = 1.0;   // local seconds per second (>= 0)
+  double local(double t) const { return tau0 + speed * (t - t0); }
+};
+
 struct Params {
   Vec3 gravity = Vec3::Zero();                // m/s^2
   bool gravityOn = true;
@@ -45,6 +55,7 @@ struct Params {
   std::vector<double> tau;                    // per constraint, s
   std::vector<std::uint8_t> forceEnabled;
   std::vector<ForceParams> force;             // per force
+  std::vector<PathClock> pathClock;           // per path
   MouseSpring mouse;                          // the user's drag (not part of the scene)
 };
 

@@ -257,7 +257,7 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
     return;
   }
   const auto* t = names.find(e.target);
-  if (!t) fail(w + ".target", "no body, force or constraint named \"" + e.target + "\"");
+  if (!t) fail(w + ".target", "no body, force, constraint or path named \"" + e.target + "\"");
   const auto [kind, i] = *t;
   switch (e.action) {
     case EventAction::Create:
@@ -270,6 +270,12 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
         fail(w + ".action", std::string(toString(e.action)) + " applies to forces, constraints and gravity");
       return;
     case EventAction::Set:
+      if (kind == Kind::Path) {
+        if (e.param != "speed") fail(w + ".param", "a path has one parameter: \"speed\"");
+        checkValue(1);
+        if (!(e.value[0] >= 0.0)) fail(w + ".value", "speed must be >= 0");
+        return;
+      }
       if (kind == Kind::Constraint) {
         if (e.param != "tau") fail(w + ".param", "a constraint has one parameter: \"tau\"");
         checkValue(1);
@@ -289,7 +295,7 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
         fail(w + ".param", std::string("a ") + toString(s.forces[i].kind) + " has no parameter \"" + e.param +
                                "\" (it has: " + list + ")");
       }
-      fail(w + ".target", "set applies to forces, constraints and gravity");
+      fail(w + ".target", "set applies to forces, constraints, paths and gravity");
   }
 }
 

@@ -17,6 +17,6 @@ struct ParamSpec {
   int size;
 };
 std::vector<ParamSpec> settableParams(ForceKind kind);
-// Constraints: "tau" (1). Gravity: "acceleration" (3).
+// Constraints: "tau" (1). Paths: "speed" (1, local seconds per second). Gravity: "acceleration" (3).
 
 }  // namespace tether::core

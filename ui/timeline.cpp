@@ -121,6 +121,8 @@ void TimelineView::rebuild() {
       add(Lane::Kind::Body, e.target);
     else if (std::any_of(s.constraints.begin(), s.constraints.end(), [&](const auto& c) { return c.name == e.target; }))
       add(Lane::Kind::Constraint, e.target);
+    else if (std::any_of(s.paths.begin(), s.paths.end(), [&](const auto& p) { return p.name == e.target; }))
+      add(Lane::Kind::Path, e.target);
     else add(Lane::Kind::Force, e.target);
   }
   for (const core::PathDef& p : s.paths)
@@ -147,7 +149,7 @@ std::vector<TimelineView::Marker> TimelineView::markers() const {
   const Scene& s = m_doc.scene();
   for (size_t i = 0; i < s.events.size(); ++i)
     for (size_t l = 0; l < m_lanes.size(); ++l)
-      if (m_lanes[l].kind != Lane::Kind::Path && m_lanes[l].name == s.events[i].target)
+      if (m_lanes[l].name == s.events[i].target)
         out.push_back({int(i), {}, -1, int(l), s.events[i].time});
   for (size_t l = 0; l < m_lanes.size(); ++l) {
     if (m_lanes[l].kind != Lane::Kind::Path) continue;
@@ -454,18 +456,19 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
     auto act = [&](const QString& text, EventAction a) {
       m->addAction(text, this, [this, a, name] { addEvent(a, name); });
     };
-    if (kind == Lane::Kind::Path) {
+    if (kind == Lane::Kind::Path)
       m->addAction(tr("Add keyframe at %1 s").arg(t), this, [this, name] { addKeyframe(name); });
-      return;
-    }
     if (kind == Lane::Kind::Body) {
       act(tr("Create at %1 s").arg(t), EventAction::Create);
       act(tr("Remove at %1 s").arg(t), EventAction::Remove);
       return;
     }
-    act(tr("Enable at %1 s").arg(t), EventAction::Enable);
-    act(tr("Disable at %1 s").arg(t), EventAction::Disable);
+    if (kind != Lane::Kind::Path) {
+      act(tr("Enable at %1 s").arg(t), EventAction::Enable);
+      act(tr("Disable at %1 s").arg(t), EventAction::Disable);
+    }
     std::vector<core::ParamSpec> params;
+    if (kind == Lane::Kind::Path) params = {{"speed", 1}};
     if (kind == Lane::Kind::Gravity) params = {{"acceleration", 3}};
     if (kind == Lane::Kind::Constraint) params = {{"tau", 1}};
     if (kind == Lane::Kind::Force)
@@ -512,7 +515,7 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
   group(tr("Constraints"), Lane::Kind::Constraint, s.constraints);
   group(tr("Forces"), Lane::Kind::Force, s.forces);
   if (!s.paths.empty()) {
-    QMenu* sub = any->addMenu(tr("Path keyframes"));
+    QMenu* sub = any->addMenu(tr("Paths"));
     for (const core::PathDef& p : s.paths) addActions(sub->addMenu(QString::fromStdString(p.name)), Lane::Kind::Path, p.name);
   }
   menu->addSeparator();

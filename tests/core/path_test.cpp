@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "core/path.h"
+#include "core/snapshot.h"
+#include "test_util.h"
 
 namespace tether::core {
 namespace {
@@ -49,6 +51,54 @@ TEST(Path, SplineInterpolatesKeyframesWithContinuousDerivatives) {
   two.kind = PathKind::Spline;
   two.keyframes = {{1.0, Vec3(0, 0, 0)}, {3.0, Vec3(2, 0, 0)}};
   EXPECT_LT((Path(two).sample(2.0).v - Vec3(1, 0, 0)).norm(), 1e-12);
+}
+
+// "set speed" events run a path's clock faster or slower from where the point is:
+//   x(t) = path(tau(t)), tau = tau0 + s (t - t0)
+// A line start + v tau at speed 1 until t = 1, then 2: x(2) = start + v (1 + 2 x 1), and the
+// point's velocity doubles; a body held on the path by a point-to-path constraint catches up
+// with its tau dynamics (paper scene: RK4, tau = 0.1 s) and then moves at twice the speed.
+TEST(Path, SpeedEventsRunThePathsClockFromWhereThePointIs) {
+  Scene s = test::paperScene();
+  s.settings.gravityOn = false;
+  s.settings.dt = 1e-3;
+  PathDef line;
+  line.name = "rail";
+  line.kind = PathKind::Line;
+  line.start = Vec3(0, 0, 1);
+  line.velocity = Vec3(0.5, 0, 0);
+  s.paths.push_back(line);
+  s.bodies.push_back(test::sphere("ball", Vec3(0, 0, 1), 0.05));
+  ConstraintDef c;
+  c.name = "ride";
+  c.kind = ConstraintKind::PointToPath;
+  c.a = test::pt("ball", "center");
+  c.path = "rail";
+  s.constraints.push_back(c);
+  EventDef faster;
+  faster.time = 1.0;
+  faster.action = EventAction::Set;
+  faster.target = "rail";
+  faster.param = "speed";
+  faster.value = {2.0};
+  s.events.push_back(faster);
+  auto sim = test::simulate(s);
+  Snapshot snap;
+  ASSERT_TRUE(sim->advanceTo(2.0).ok);
+  fillSnapshot(*sim, sceneGeometry(s, sim->model()), snap);
+  EXPECT_LT((snap.pathPoints[0] - Vec3(0.5 * 3.0, 0, 1)).norm(), 1e-12);
+  ASSERT_TRUE(sim->advanceTo(3.0).ok);
+  fillSnapshot(*sim, sceneGeometry(s, sim->model()), snap);
+  EXPECT_LT((snap.pathPoints[0] - Vec3(0.5 * 5.0, 0, 1)).norm(), 1e-12);
+  EXPECT_LT(snap.constraints[0].deviation, 1e-6);  // the ball caught up
+  EXPECT_NEAR(snap.bodies[0].v.x(), 1.0, 1e-6);    // and runs at twice the speed
+  // speed 0 stops the point where it is
+  s.events[0].value = {0.0};
+  auto stop = test::simulate(s);
+  ASSERT_TRUE(stop->advanceTo(3.0).ok);
+  fillSnapshot(*stop, sceneGeometry(s, stop->model()), snap);
+  EXPECT_LT((snap.pathPoints[0] - Vec3(0.5, 0, 1)).norm(), 1e-12);
+  EXPECT_LT(snap.bodies[0].v.norm(), 1e-6);
 }
 
 }  // namespace

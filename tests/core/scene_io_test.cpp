@@ -87,7 +87,7 @@ TEST(SceneIo, MalformedFilesGetSpecificMessages) {
        "settings.integrator: unknown value \"verlet\" (expected one of: rk4, rk45, euler)"},
       {"misspelt body key", replaced("\"radius\": 0.02", "\"raduis\": 0.02"), "bodies[0].raduis: unknown key"},
       {"event without target object", replaced("\"constraints\": [", "\"events\": [{\"time\": 1, \"action\": \"disable\", \"target\": \"c9\"}], \"constraints\": ["),
-       "events[0].target: no body, force or constraint named \"c9\""},
+       "events[0].target: no body, force, constraint or path named \"c9\""},
       {"event negative time", replaced("\"constraints\": [", "\"events\": [{\"time\": -1, \"action\": \"disable\", \"target\": \"c1\"}], \"constraints\": ["),
        "events[0].time: must be >= 0"},
       {"event unknown param", replaced("\"constraints\": [", "\"events\": [{\"time\": 1, \"action\": \"set\", \"target\": \"c1\", \"param\": \"stiffness\", \"value\": 2}], \"constraints\": ["),
