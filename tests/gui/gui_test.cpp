@@ -2,6 +2,7 @@
 // mouse clicks through QTest, screenshots read back from the X server.
 #include <QApplication>
 #include <QDir>
+#include <QCheckBox>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRandomGenerator>
@@ -405,6 +406,45 @@ class GuiTest : public QObject {
     QCOMPARE(fresh.state().t, snap->t);
     QVERIFY(fresh.state().bodies[0].x == snap->bodies[0].x);
     QVERIFY(fresh.state().bodies[0].q.normalized().coeffs().isApprox(snap->bodies[0].q.coeffs(), 1e-15));
+    w.document().undoStack()->setClean();
+  }
+
+  // "Set initial state from this frame" (undoable), and the inspector recording a change as an
+  // event at the playhead instead of editing the scene.
+  void initialStateAndRecordedEvents() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    const std::string original = json(w.document().scene());
+    w.setSpeed(4.0);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 0.5, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const auto frame = w.simulation().snapshot();
+    w.setInitialStateFromFrame();
+    const core::Scene& s = w.document().scene();
+    for (size_t i = 0; i < s.bodies.size(); ++i) {
+      QVERIFY(s.bodies[i].position == frame->bodies[i].x);
+      QVERIFY(s.bodies[i].velocity == frame->bodies[i].v);
+    }
+    QVERIFY(waitForSnapshot(w));
+    QTRY_COMPARE(w.simulation().snapshot()->t, 0.0);  // the run starts over from there
+    QVERIFY(w.simulation().snapshot()->bodies[0].x.isApprox(frame->bodies[0].x, 1e-12));
+    w.document().undoStack()->undo();
+    QCOMPARE(json(w.document().scene()), original);
+
+    // record: with the box checked, unchecking "Enabled" of the joint adds a disable event at
+    // the playhead (t = 0 here) and leaves the constraint enabled in the scene
+    w.select({ui::Selection::Kind::Constraint, "joint"});
+    w.inspector()->setRecordEvents(true);
+    QCheckBox* enabled = w.inspector()->findChild<QCheckBox*>("Enabled");
+    QVERIFY(enabled);
+    enabled->setChecked(false);
+    QCOMPARE(int(w.document().scene().events.size()), 1);
+    QCOMPARE(w.document().scene().events[0].action, core::EventAction::Disable);
+    QCOMPARE(w.document().scene().events[0].target, std::string("joint"));
+    QVERIFY(w.document().scene().constraints[1].enabled);
     w.document().undoStack()->setClean();
   }
 
