@@ -3,6 +3,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRandomGenerator>
@@ -445,6 +448,40 @@ class GuiTest : public QObject {
     QCOMPARE(w.document().scene().events[0].action, core::EventAction::Disable);
     QCOMPARE(w.document().scene().events[0].target, std::string("joint"));
     QVERIFY(w.document().scene().constraints[1].enabled);
+    w.document().undoStack()->setClean();
+  }
+
+  // The inspector: a value entered lands as one undoable edit; a refused one (a taken name)
+  // says why and changes nothing; a rename follows every reference.
+  void inspectorEdits() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    w.select({ui::Selection::Kind::Body, "upper"});
+    auto* length = w.inspector()->findChild<QDoubleSpinBox*>("Length");
+    QVERIFY(length);
+    length->setValue(1.5);
+    QCOMPARE(w.document().scene().bodies[0].length, 1.5);
+    QCOMPARE(w.document().undoStack()->count(), 1);
+    const std::string before = json(w.document().scene());
+    QTest::qWait(10);  // the form rebuilds after an edit
+    auto* name = w.inspector()->findChild<QLineEdit*>("name");
+    QVERIFY(name);
+    name->setText("lower");
+    emit name->editingFinished();
+    QCOMPARE(json(w.document().scene()), before);
+    bool said = false;
+    for (QLabel* l : w.inspector()->findChildren<QLabel*>()) said = said || (l->isVisible() && l->text().contains("taken"));
+    QVERIFY(said);
+    QTest::qWait(10);
+    name = w.inspector()->findChild<QLineEdit*>("name");
+    name->setText("arm");
+    emit name->editingFinished();
+    const core::Scene& s = w.document().scene();
+    QCOMPARE(s.bodies[0].name, std::string("arm"));
+    QCOMPARE(s.constraints[0].a.body, std::string("arm"));  // the pin follows
+    QCOMPARE(s.constraints[1].a.body, std::string("arm"));  // and the joint
+    QCOMPARE(w.selection().name, std::string("arm"));
     w.document().undoStack()->setClean();
   }
 
