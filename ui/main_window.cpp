@@ -425,6 +425,11 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::deleteSelection() {
+  // the Delete shortcut reaches the window first: in the timeline it means its markers
+  if (m_timeline->view()->hasFocus()) {
+    m_timeline->view()->deleteSelection();
+    return;
+  }
   const Selection s = m_selection;
   if (s.kind == Selection::Kind::None || s.kind == Selection::Kind::Settings) return;
   QString error;

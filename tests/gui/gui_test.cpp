@@ -373,6 +373,15 @@ class GuiTest : public QObject {
     QCOMPARE(e.target, std::string("hold"));
     QVERIFY(std::abs(e.time - 1.0) < 1e-9);
     QCOMPARE(int(tv->lanes().size()), 1);  // the constraint now has a lane with the marker
+    // select the marker by clicking it; Delete removes it (the timeline's, not the window's
+    // Delete); undo brings it back
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(e.time))), tv->laneY(0) + 11));
+    QCOMPARE(int(tv->selectedEvents().size()), 1);
+    QTest::keyClick(tv, Qt::Key_Delete);
+    QVERIFY(w.document().scene().events.empty());
+    QCOMPARE(int(w.document().scene().constraints.size()), 1);
+    w.document().undoStack()->undo();
+    QCOMPARE(int(w.document().scene().events.size()), 1);
 
     // play to 2 s: fallen
     w.play();
