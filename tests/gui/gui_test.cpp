@@ -71,6 +71,25 @@ bool ready(ui::MainWindow& w) {
   return w.viewport()->glReady();
 }
 
+// A 0.1 m ball, and a point-to-nail constraint holding its top.
+core::BodyDef ball(const Vec3& at) {
+  core::BodyDef b;
+  b.name = "ball";
+  b.shape = core::Shape::Sphere;
+  b.radius = 0.1;
+  b.position = at;
+  return b;
+}
+core::ConstraintDef topToNail(const std::string& name, const std::string& nail) {
+  core::ConstraintDef c;
+  c.name = name;
+  c.kind = core::ConstraintKind::PointToNail;
+  c.a.body = "ball";
+  c.a.point = "top";
+  c.nail = nail;
+  return c;
+}
+
 void click(ui::ViewportWidget* v, const QPoint& p) {
   QTest::mouseMove(v, p);
   QTest::mousePress(v, Qt::LeftButton, {}, p);
@@ -262,12 +281,7 @@ class GuiTest : public QObject {
     w.show();
     QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
     QVERIFY(w.document().edit("ball", [](core::Scene& s) {
-      core::BodyDef b;
-      b.name = "ball";
-      b.shape = core::Shape::Sphere;
-      b.radius = 0.1;
-      b.position = Vec3(0, 0, 2);
-      s.bodies.push_back(b);
+      s.bodies.push_back(ball(Vec3(0, 0, 2)));
       s.settings.integrator = core::IntegratorKind::SemiImplicitEuler;
     }));
     w.play();
@@ -275,13 +289,7 @@ class GuiTest : public QObject {
     const double t0 = w.simulation().snapshot()->t;
     QVERIFY(w.document().edit("catch", [](core::Scene& s) {
       s.nails.push_back({"hook", Vec3(0, 0, 2)});
-      core::ConstraintDef c;
-      c.name = "catch";
-      c.kind = core::ConstraintKind::PointToNail;
-      c.a.body = "ball";
-      c.a.point = "top";
-      c.nail = "hook";
-      s.constraints.push_back(c);
+      s.constraints.push_back(topToNail("catch", "hook"));
     }));
     QVERIFY(waitForSnapshot(w));
     QVERIFY(w.simulation().snapshot()->t >= t0);  // carried on, not restarted
@@ -297,11 +305,8 @@ class GuiTest : public QObject {
     ui::MainWindow w;
     QVERIFY(ready(w));
     QVERIFY(w.document().edit("stiff", [](core::Scene& s) {
-      core::BodyDef b;
-      b.name = "ball";
-      b.shape = core::Shape::Sphere;
+      core::BodyDef b = ball(Vec3(0.5, 0, 0));
       b.radius = 0.01;
-      b.position = Vec3(0.5, 0, 0);
       s.bodies.push_back(b);
       s.nails.push_back({"anchor", Vec3(0, 0, 0)});
       core::ForceDef f;
@@ -333,20 +338,9 @@ class GuiTest : public QObject {
     w.resize(1280, 900);
     QVERIFY(w.document().edit("ball on a hook", [](core::Scene& s) {
       s.settings.dt = 1.0 / 240;  // frames of exactly 1/60 s
-      core::BodyDef b;
-      b.name = "ball";
-      b.shape = core::Shape::Sphere;
-      b.radius = 0.1;
-      b.position = Vec3(0, 0, 0.9);
-      s.bodies.push_back(b);
+      s.bodies.push_back(ball(Vec3(0, 0, 0.9)));
       s.nails.push_back({"hook", Vec3(0, 0, 1)});
-      core::ConstraintDef c;
-      c.name = "hold";
-      c.kind = core::ConstraintKind::PointToNail;
-      c.a.body = "ball";
-      c.a.point = "top";
-      c.nail = "hook";
-      s.constraints.push_back(c);
+      s.constraints.push_back(topToNail("hold", "hook"));
     }));
     QVERIFY(waitForSnapshot(w));
     ui::TimelineView* tv = w.timeline()->view();
