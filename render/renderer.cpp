@@ -54,7 +54,7 @@ void main() {
   float diff = max(dot(n, l), 0.0);
   float fill = max(dot(n, normalize(vec3(-0.5, 0.3, 0.2))), 0.0);
   float spec = pow(max(dot(n, normalize(l + v)), 0.0), 48.0);
-  frag = vec4(v_color.rgb * (0.28 + 0.62 * diff + 0.15 * fill) + 0.25 * spec, v_color.a);
+  frag = vec4(v_color.rgb * (0.38 + 0.55 * diff + 0.2 * fill) + 0.25 * spec, v_color.a);
 }
 )";
 
