@@ -15,6 +15,7 @@ SimulationController::SimulationController(std::size_t historyBytes) : m_history
 }
 
 SimulationController::~SimulationController() {
+  m_quit = true;
   post(Quit{});
   m_thread.join();
 }
@@ -99,9 +100,9 @@ void SimulationController::showFrame(const core::State& s) {
   m_message.clear();
 }
 
-bool SimulationController::nextFrame() {
+bool SimulationController::nextFrame(bool loop) {
   const double t = m_sim->state().t;
-  if (m_loop && m_loopEnd > m_loopStart && t >= m_loopEnd - 1e-9) {
+  if (loop && m_loop && m_loopEnd > m_loopStart && t >= m_loopEnd - 1e-9) {
     if (const core::State* s = m_history.atOrBefore(m_loopStart)) {
       showFrame(*s);
       return true;
@@ -171,8 +172,8 @@ void SimulationController::load(Load& l) {
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(from));
     if (rewind) {
       if (m_history.empty()) m_history.record(m_sim->state());
-      while (m_sim->state().t < now - 1e-9 * m_frame)
-        if (!nextFrame()) break;
+      while (m_sim->state().t < now - 1e-9 * m_frame && !m_quit)
+        if (!nextFrame(false)) break;
     }
   } else {
     // any other edit: carry on from the current state; what followed is no longer true
@@ -202,7 +203,7 @@ bool SimulationController::handle(Message& msg) {
   } else if (std::holds_alternative<Pause>(msg)) {
     m_playing = false;
   } else if (std::holds_alternative<Step>(msg)) {
-    if (!m_playing) nextFrame();
+    if (!m_playing) nextFrame(false);
   } else if (std::holds_alternative<StepBack>(msg)) {
     if (const core::State* s = m_history.atOrBefore(m_sim->state().t - 1e-9 * m_frame, true)) showFrame(*s);
   } else if (auto* s = std::get_if<Seek>(&msg)) {

@@ -16,6 +16,7 @@
 //    constraint added while playing assembles there; later frames are discarded.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -101,7 +102,9 @@ class SimulationController {
   bool handle(Message& m);         // false on Quit
   void load(Load& l);
   void restart();                  // initial state, history = its first frame
-  bool nextFrame();                // replay or simulate one frame and record it; false on divergence
+  // Replay or simulate one frame and record it; false on divergence. With loop, a frame at the
+  // loop's end wraps to its start (playing only: a rewind's re-simulation must move forward).
+  bool nextFrame(bool loop = true);
   void showFrame(const core::State& s);
   void publish();
 
@@ -111,6 +114,7 @@ class SimulationController {
   std::deque<Message> m_queue;
   mutable std::mutex m_snapshotMutex;
   std::shared_ptr<const ControllerSnapshot> m_snapshot;
+  std::atomic<bool> m_quit{false};  // set by the destructor: long re-simulations stop early
 
   // owned by the solver thread alone
   core::Scene m_scene;

@@ -415,6 +415,32 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A timeline edit behind the playhead re-simulates forward to it even with a loop set before
+  // it (the loop applies to playing only; found by the hammer: the rewind looped forever).
+  void rewindIgnoresTheLoop() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    w.setSpeed(4.0);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 0.6, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const double now = w.simulation().snapshot()->t;
+    w.simulation().setLoop(true, 0.1, 0.3);
+    QVERIFY(w.document().edit("event", [](core::Scene& s) {
+      core::EventDef e;
+      e.time = 0.2;
+      e.action = core::EventAction::Disable;
+      e.target = "joint";
+      s.events.push_back(e);
+    }));
+    QVERIFY(waitForSnapshot(w, 10000));
+    QCOMPARE(w.simulation().snapshot()->t, now);
+    QVERIFY(!w.simulation().snapshot()->constraints[1].active);  // re-simulated with the event
+    w.document().undoStack()->setClean();
+  }
+
   // "Set initial state from this frame" (undoable), and the inspector recording a change as an
   // event at the playhead instead of editing the scene.
   void initialStateAndRecordedEvents() {
