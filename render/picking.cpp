@@ -141,19 +141,27 @@ Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double
   return h;
 }
 
+namespace {
+
+// Offer point w (index, sub-index) to a screen-space search: it wins if it is within the best
+// distance so far (h.distance starts at the search radius).
+void offer(Hit& h, Hit::Kind kind, int index, int point, const Vec3& w, const Camera& c, double px, double py) {
+  const double dist = screenDistance(c, w, px, py);
+  if (dist > h.distance) return;
+  h.kind = kind;
+  h.index = index;
+  h.point = point;
+  h.distance = dist;
+  h.position = w;
+}
+
+}  // namespace
+
 Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
   Hit h;
   h.distance = radius;
-  for (size_t i = 0; i < s.geometry->nails.size(); ++i) {
-    const Vec3& w = s.geometry->nails[i].position;
-    const double dist = screenDistance(c, w, px, py);
-    if (dist <= h.distance) {
-      h.kind = Hit::Kind::Nail;
-      h.index = int(i);
-      h.distance = dist;
-      h.position = w;
-    }
-  }
+  for (size_t i = 0; i < s.geometry->nails.size(); ++i)
+    offer(h, Hit::Kind::Nail, int(i), -1, s.geometry->nails[i].position, c, px, py);
   return h;
 }
 
@@ -162,16 +170,7 @@ Hit pickKeyframe(const core::Snapshot& s, const Camera& c, double px, double py,
   h.distance = radius;
   for (size_t i = 0; i < s.geometry->paths.size(); ++i) {
     const auto& keys = s.geometry->paths[i].keyframes;
-    for (size_t k = 0; k < keys.size(); ++k) {
-      const double dist = screenDistance(c, keys[k], px, py);
-      if (dist <= h.distance) {
-        h.kind = Hit::Kind::Keyframe;
-        h.index = int(i);
-        h.point = int(k);
-        h.distance = dist;
-        h.position = keys[k];
-      }
-    }
+    for (size_t k = 0; k < keys.size(); ++k) offer(h, Hit::Kind::Keyframe, int(i), int(k), keys[k], c, px, py);
   }
   return h;
 }
@@ -179,15 +178,7 @@ Hit pickKeyframe(const core::Snapshot& s, const Camera& c, double px, double py,
 Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
   Hit h;
   h.distance = radius;
-  for (size_t i = 0; i < s.pathPoints.size(); ++i) {
-    const double dist = screenDistance(c, s.pathPoints[i], px, py);
-    if (dist <= h.distance) {
-      h.kind = Hit::Kind::PathPoint;
-      h.index = int(i);
-      h.distance = dist;
-      h.position = s.pathPoints[i];
-    }
-  }
+  for (size_t i = 0; i < s.pathPoints.size(); ++i) offer(h, Hit::Kind::PathPoint, int(i), -1, s.pathPoints[i], c, px, py);
   return h;
 }
 

@@ -291,7 +291,7 @@ void MainWindow::buildActions() {
                        tr("<b>Tether %1</b><p>Physically based modeling with dynamic constraints "
                           "(Barzel &amp; Barr 1988).</p><p>OpenGL: %2</p>")
                            .arg(QCoreApplication::applicationVersion(), m_viewport->glError().isEmpty()
-                                                                            ? tr("ready")
+                                                                            ? m_viewport->glInfo()
                                                                             : m_viewport->glError()));
   });
 }

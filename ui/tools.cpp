@@ -95,6 +95,7 @@ ToolController::Target ToolController::targetAt(const core::Snapshot& snap, doub
     t.ref.point = b.points[size_t(h.point)].name;
     t.position = h.position;
     t.body = h.index;
+    t.point = h.point;
     t.local = b.points[size_t(h.point)].local;
     return t;
   }
@@ -469,11 +470,10 @@ void ToolController::connect(const core::Snapshot& snap, const Target& second) {
 void ToolController::decorate(render::Highlight& hl) const {
   hl.hoverBody = m_hoverBody;
   hl.hoverNail = m_hoverNail;
-  if (m_hover.kind == Target::Kind::Point) {
-    hl.hoverWorld = true;
-    hl.hoverPosition = m_hover.position;
-  } else if (m_hover.kind == Target::Kind::Space || m_hover.kind == Target::Kind::Nail ||
-             m_hover.kind == Target::Kind::PathPoint) {
+  if (m_hover.kind == Target::Kind::Point) {  // the control point under the cursor lights up
+    hl.hoverPointBody = m_hover.body;
+    hl.hoverPoint = m_hover.point;
+  } else if (m_hover.kind != Target::Kind::None) {
     hl.hoverWorld = true;
     hl.hoverPosition = m_hover.position;
   }

@@ -55,6 +55,7 @@ class ToolController {
     core::PointRef ref;           // Point: the body point; Nail/PathPoint: target name
     core::Vec3 position = core::Vec3::Zero();  // world
     int body = -1;                // Point: snapshot body index
+    int point = -1;               // Point: index into the body's geometry points
     core::Vec3 local = core::Vec3::Zero();     // Point: body coordinates
   };
   Target targetAt(const core::Snapshot& snap, double px, double py) const;

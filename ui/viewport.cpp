@@ -58,7 +58,9 @@ void ViewportWidget::initializeGL() {
   if (!error.empty()) {
     m_glError = QString::fromStdString(error);
     emit glFailed(m_glError);
+    return;
   }
+  m_glInfo = QString::fromStdString(m_renderer.glVersion());
 }
 
 void ViewportWidget::resizeGL(int w, int h) { m_camera.resize(w, h); }
@@ -118,6 +120,7 @@ void ViewportWidget::pollSnapshot() {
 render::Highlight ViewportWidget::highlight() const {
   render::Highlight hl;
   m_tools.decorate(hl);
+  hl.hoverConstraint = m_hoverConstraint;
   if (!m_shown || !m_shown->geometry) return hl;
   const core::SceneGeometry& g = *m_shown->geometry;
   const std::string& n = m_selection.name;
@@ -217,6 +220,7 @@ void ViewportWidget::paintOverlay(QPainter& p) {
 
 void ViewportWidget::updateHover(double px, double py) {
   m_hoverText.clear();
+  m_hoverConstraint = -1;
   if (!m_shown || !m_shown->geometry) return;
   const core::Snapshot& s = *m_shown;
   const core::SceneGeometry& g = *s.geometry;
@@ -225,6 +229,7 @@ void ViewportWidget::updateHover(double px, double py) {
     using K = render::Segment::Kind;
     if (seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque || seg.kind == K::ConstraintLine) {
       const core::ConstraintDraw& c = s.constraints[size_t(seg.index)];
+      m_hoverConstraint = seg.index;
       double F = 0, T = 0;
       for (int k = 0; k < c.nb; ++k) {
         F = std::max(F, c.force[k].norm());
@@ -313,6 +318,7 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
 
 void ViewportWidget::leaveEvent(QEvent* e) {
   m_hoverText.clear();
+  m_hoverConstraint = -1;
   QOpenGLWidget::leaveEvent(e);
   update();
 }

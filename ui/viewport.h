@@ -3,7 +3,6 @@
 // paints the overlay text (legend, hover info, axis labels) with QPainter.
 #pragma once
 
-#include <QImage>
 #include <QPainter>
 #include <QOpenGLWidget>
 #include <memory>
@@ -33,6 +32,7 @@ class ViewportWidget : public QOpenGLWidget {
   // Redraw if the simulation published something new since the last frame.
   void pollSnapshot();
   QString glError() const { return m_glError; }
+  QString glInfo() const { return m_glInfo; }  // version and renderer of the context
   bool glReady() const { return m_renderer.initialized(); }
   // Milliseconds the last paintGL took (draw plus glFinish when timing is on).
   void setTiming(bool on) { m_timing = on; }
@@ -69,10 +69,12 @@ class ViewportWidget : public QOpenGLWidget {
   Selection m_selection;
   std::shared_ptr<const core::Snapshot> m_shown;
   QString m_glError;
+  QString m_glInfo;
   QPointF m_lastMouse;
   Qt::MouseButton m_navButton = Qt::NoButton;
   bool m_toolButton = false;
   QString m_hoverText;
+  int m_hoverConstraint = -1;  // the constraint whose arrow or line is under the cursor
   QPointF m_hoverAt;
   bool m_framedOnce = false;
   bool m_timing = false;
