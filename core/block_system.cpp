@@ -45,21 +45,32 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
 void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
                            const std::vector<std::vector<std::pair<int, int>>>& incidence) {
   m_ldlt.setZero();
+  // Per (constraint, slot) on body i: X = Ja I_i^-1, used by the diagonal block and by every
+  // off-diagonal block of that body. Jl = +-1 (a point's Jacobian) turns Jl_a Jl_b^T / m into
+  // a multiple of the identity.
+  m_x.resize(2 * rows.size());
   for (size_t i = 0; i < incidence.size(); ++i) {
     const BodyKinematics& k = kin[i];
     for (const auto& [c, s] : incidence[i]) {
       const int node = m_nodeOf[size_t(c)];
       if (node < 0) continue;
       const ConstraintRows& r = rows[size_t(c)];
-      m_ldlt.diag(node).noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose() + r.Ja[s] * k.invI * r.Ja[s].transpose();
+      Mat3& X = m_x[2 * size_t(c) + size_t(s)];
+      X.noalias() = r.Ja[s] * k.invI;
+      Mat3& D = m_ldlt.diag(node);
+      D.noalias() += X * r.Ja[s].transpose();
+      if (r.unit[s]) D.diagonal().array() += k.invMass;
+      else D.noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose();
     }
   }
   for (const PairBlock& p : m_pairs) {
     const BodyKinematics& k = kin[size_t(p.body)];
     const ConstraintRows& ra = rows[size_t(m_nodes[size_t(p.a)])];
     const ConstraintRows& rb = rows[size_t(m_nodes[size_t(p.b)])];
-    m_ldlt.addOffDiag(p.edge, k.invMass * ra.Jl[p.sa] * rb.Jl[p.sb].transpose() +
-                                  ra.Ja[p.sa] * k.invI * rb.Ja[p.sb].transpose());
+    Mat3 blk = m_x[2 * size_t(m_nodes[size_t(p.a)]) + size_t(p.sa)] * rb.Ja[p.sb].transpose();
+    if (ra.unit[p.sa] && rb.unit[p.sb]) blk.diagonal().array() += k.invMass * double(ra.unit[p.sa] * rb.unit[p.sb]);
+    else blk.noalias() += k.invMass * ra.Jl[p.sa] * rb.Jl[p.sb].transpose();
+    m_ldlt.addOffDiag(p.edge, blk);
   }
   for (size_t n = 0; n < m_nodes.size(); ++n) {
     const int d = rows[size_t(m_nodes[n])].d;

@@ -40,6 +40,7 @@ class BlockSystem {
   std::vector<int> m_signature;  // the analyzed structure
   std::vector<int> m_candidate;  // the structure asked for (compared with m_signature)
   std::vector<PairBlock> m_pairs;
+  std::vector<Mat3> m_x;         // assemble(): Ja I^-1 per (constraint, slot)
 };
 
 }  // namespace tether::core

@@ -55,25 +55,30 @@ inline double maxAbs(const Vec3& v, int d) {
 }
 
 // One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
-// only the top d rows / left f columns are meaningful.
+// only the top d rows / left f columns are meaningful. The fields the solver reads every step
+// come first (the cold ones last keep the hot part in fewer cache lines).
 struct ConstraintRows {
   int d = 0;                       // rows of D
   int f = 0;                       // entries of Fc
   int nb = 0;                      // moving bodies involved (0..2)
   int body[2] = {-1, -1};
-  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body
+  // Jl[s] = unit[s] * identity when unit[s] != 0 (a point's own Jacobian, see constraint_parts.h):
+  // a hint that lets the solver skip products with Jl; Jl[s] always holds the full block too
+  signed char unit[2] = {0, 0};
+  bool customForce = false;        // G/H below instead of the J^T default
   Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
   Vec3 D1 = Vec3::Zero();          // dD/dt
   Vec3 c = Vec3::Zero();           // the part of D2 not from body accelerations
-  bool customForce = false;        // G/H below instead of the J^T default
-  Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc
+  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body
   Vec3 point[2];                   // where the constraint acts, world (for drawing)
+  Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc (customForce only)
 
   void clear(int rows, int dofs) {
     d = rows;
     f = dofs;
     nb = 0;
     body[0] = body[1] = -1;
+    unit[0] = unit[1] = 0;
     Jl[0].setZero(); Jl[1].setZero(); Ja[0].setZero(); Ja[1].setZero();
     D.setZero(); D1.setZero(); c.setZero();
     customForce = false;
@@ -86,6 +91,9 @@ struct ConstraintRows {
     body[nb] = b;
     return nb++;
   }
+  // Jl[s] x and Jl[s]^T x, with the identity shortcut.
+  Vec3 jl(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s] * x); }
+  Vec3 jlT(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s].transpose() * x); }
 };
 
 // The (at most two) bodies a constraint involves, without allocating.

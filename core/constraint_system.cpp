@@ -61,6 +61,8 @@ void ConstraintSystem::reset(const Model& model) {
   m_rowOffset.assign(nc, -1);
   m_colOffset.assign(nc, -1);
   m_node.assign(nc, -1);
+  m_bodies.clear();
+  for (const auto& c : model.constraints) m_bodies.push_back(c->bodies());
   m_active.clear();
   m_active.reserve(nc);
   m_incidence.assign(nb, {});
@@ -96,7 +98,7 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
     if (!params.constraintEnabled[j]) continue;
     const Constraint& c = *model.constraints[j];
     bool present = true;
-    for (int b : c.bodies()) present = present && params.bodyActive[size_t(b)];
+    for (int b : m_bodies[j]) present = present && params.bodyActive[size_t(b)];
     if (!present) continue;
     ConstraintRows& r = m_rows[j];
     c.evaluate(ctx, r);
@@ -130,7 +132,7 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
         b = r.D1 / stab.h + r.D / (stab.h * stab.h);
         break;
     }
-    for (int s = 0; s < r.nb; ++s) b += r.Jl[s] * m_a0[size_t(r.body[s])] + r.Ja[s] * m_alpha0[size_t(r.body[s])];
+    for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.Ja[s] * m_alpha0[size_t(r.body[s])];
     m_B.segment(m_rowOffset[size_t(j)], r.d) = b.head(r.d);
   }
   m_report = {};
@@ -421,12 +423,15 @@ void ConstraintSystem::constraintForce(int j, int s, Vec3& force, Vec3& torque) 
   torque.setZero();
   const ConstraintRows& r = m_rows[size_t(j)];
   if (m_colOffset[size_t(j)] < 0 || s >= r.nb || m_fc.size() == 0) return;
-  Mat33 G, H;
-  forceMap(r, s, G, H);
   Vec3 fc = Vec3::Zero();
   fc.head(r.f) = m_fc.segment(m_colOffset[size_t(j)], r.f);
-  force = G * fc;
-  torque = H * fc;
+  if (r.customForce) {
+    force = r.G[s] * fc;
+    torque = r.H[s] * fc;
+  } else {
+    force = r.jlT(s, fc);
+    torque = r.Ja[s].transpose() * fc;
+  }
 }
 
 ConflictReport ConstraintSystem::conflicts() const {

@@ -131,6 +131,7 @@ class ConstraintSystem {
 
   const std::vector<BodyKinematics>* m_kin = nullptr;  // valid from assemble() to the next one
   std::vector<ConstraintRows> m_rows;
+  std::vector<BodyList> m_bodies;  // per constraint (Constraint::bodies, asked once)
   std::vector<int> m_active, m_rowOffset, m_colOffset;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;  // per body: (constraint, slot)
   bool m_symmetric = true;

@@ -160,7 +160,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
       if (m.isZero(0.0)) continue;
       for (int s = 0; s < r.nb; ++s) {
         const size_t b = size_t(r.body[s]);
-        dLin[b] -= r.Jl[s].transpose() * m;
+        dLin[b] -= r.jlT(s, m);
         dAng[b] -= r.Ja[s].transpose() * m;
       }
     }
@@ -174,7 +174,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
         Vec3 rate = r.D1;
         for (int s = 0; s < r.nb; ++s) {
           const size_t b = size_t(r.body[s]);
-          rate += r.Jl[s] * (c.kin[b].invMass * dLin[b]) + r.Ja[s] * (c.kin[b].invI * dAng[b]);
+          rate += r.jl(s, c.kin[b].invMass * dLin[b]) + r.Ja[s] * (c.kin[b].invI * dAng[b]);
         }
         after = std::max(after, maxAbs(rate, r.d));
       }
@@ -211,9 +211,10 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   assembleAt(model, p, t, c);
   updateAssembled();
   if (sys.active().empty()) return;
-  for (int it = 0; it < 6; ++it) {
+  const double tol = model.settings.projectionTolerance;
+  for (int it = 0; it < kProjectionIterations; ++it) {
     const double maxD = gather(false);
-    if (maxD <= kProjectionTolerance || !std::isfinite(maxD)) break;
+    if (maxD <= tol || !std::isfinite(maxD)) break;
     c.system.factorMassWeighted(model, assembled);
     c.system.solveFactored(mu);
     yBefore = c.y;

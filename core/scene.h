@@ -171,6 +171,7 @@ struct Settings {
   double baumgarteAlpha = 10.0;          // 1/s
   double baumgarteBeta = 10.0;           // 1/s
   bool projection = true;                // project assembled constraints after each step
+  double projectionTolerance = 1e-7;     // m: projection iterates until every assembled |D| is below
   double defaultTau = 0.1;               // s
   double tolerance = 1e-8;               // RK45 error tolerance per step (relative + absolute)
   double duration = 10.0;                // s: default length of a headless run

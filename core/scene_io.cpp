@@ -510,6 +510,7 @@ Settings readSettings(const json& v, const std::string& where) {
   s.baumgarteAlpha = o.number("baumgarte_alpha", s.baumgarteAlpha);
   s.baumgarteBeta = o.number("baumgarte_beta", s.baumgarteBeta);
   s.projection = o.boolean("projection", s.projection);
+  s.projectionTolerance = o.number("projection_tolerance", s.projectionTolerance);
   s.defaultTau = o.number("default_tau", s.defaultTau);
   s.tolerance = o.number("tolerance", s.tolerance);
   s.duration = o.number("duration", s.duration);
@@ -523,6 +524,7 @@ json writeSettings(const Settings& s) {
          {"integrator", toString(s.integrator)}, {"solver", toString(s.solver)},
          {"solver_iterations", s.solverIterations}, {"stabilization", toString(s.stabilization)},
          {"baumgarte_alpha", s.baumgarteAlpha}, {"baumgarte_beta", s.baumgarteBeta}, {"projection", s.projection},
+         {"projection_tolerance", s.projectionTolerance},
          {"default_tau", s.defaultTau}, {"tolerance", s.tolerance}, {"duration", s.duration}};
   if (s.assemblyTime) j["assembly_time"] = *s.assemblyTime;
   return j;

@@ -317,6 +317,7 @@ void validateScene(const Scene& s) {
   positive(st.dt, "settings.dt");
   positive(st.defaultTau, "settings.default_tau");
   positive(st.tolerance, "settings.tolerance");
+  positive(st.projectionTolerance, "settings.projection_tolerance");
   positive(st.duration, "settings.duration");
   if (st.assemblyTime && *st.assemblyTime < 0.0) fail("settings.assembly_time", "must be >= 0");
   if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");

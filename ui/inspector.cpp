@@ -468,6 +468,8 @@ void Inspector::buildSettings(const core::Settings& st) {
   addDouble(tr("Baumgarte alpha"), QStringLiteral("1/s"), st.baumgarteAlpha, 0, kBig, [](Scene& s, double v) { s.settings.baumgarteAlpha = v; });
   addDouble(tr("Baumgarte beta"), QStringLiteral("1/s"), st.baumgarteBeta, 0, kBig, [](Scene& s, double v) { s.settings.baumgarteBeta = v; });
   addBool(tr("Projection"), st.projection, [](Scene& s, bool v) { s.settings.projection = v; });
+  addDouble(tr("Projection tolerance"), QStringLiteral("m"), st.projectionTolerance, 1e-14, 1,
+            [](Scene& s, double v) { s.settings.projectionTolerance = v; }, 12);
   addDouble(tr("Solver iterations"), QString(), st.solverIterations, 1, 10000,
             [](Scene& s, double v) { s.settings.solverIterations = int(std::lround(v)); }, 0);
   addDouble(tr("RK45 tolerance"), QString(), st.tolerance, 1e-14, 1, [](Scene& s, double v) { s.settings.tolerance = v; }, 12);

@@ -5,7 +5,6 @@
 namespace tether::core {
 
 void PointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
-  out.clear(3, 3);
   AnchorKinematics nail;
   nail.p = m_nail;
   pointPairRows(nail, anchorKinematics(m_point, ctx), out);

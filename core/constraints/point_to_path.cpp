@@ -5,7 +5,6 @@
 namespace tether::core {
 
 void PointToPath::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
-  out.clear(3, 3);
   pointPairRows(anchorKinematics(m_path, ctx), anchorKinematics(m_point, ctx), out);
 }
 

@@ -5,7 +5,6 @@
 namespace tether::core {
 
 void PointToPoint::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
-  out.clear(3, 3);
   pointPairRows(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx), out);
 }
 

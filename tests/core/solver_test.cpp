@@ -184,6 +184,7 @@ TEST(Solver, EachStabilizationKeepsItsErrorBound) {
     StabilizationKind stabilization;
     bool projection;
     double bound;  // m
+    double projectionTolerance = Settings{}.projectionTolerance;  // m, per component
   };
   const std::vector<Case> cases = {
       {IntegratorKind::RK4, StabilizationKind::Tau, false, 1e-8},
@@ -192,14 +193,18 @@ TEST(Solver, EachStabilizationKeepsItsErrorBound) {
       {IntegratorKind::SemiImplicitEuler, StabilizationKind::Tau, false, 0.3},
       {IntegratorKind::SemiImplicitEuler, StabilizationKind::Baumgarte, false, 0.5},
       {IntegratorKind::SemiImplicitEuler, StabilizationKind::Implicit, false, 1e-3},
-      {IntegratorKind::SemiImplicitEuler, StabilizationKind::Tau, true, 2e-9},  // 1e-9 per component
-      {IntegratorKind::RK4, StabilizationKind::Tau, true, 2e-9},
+      // with projection: |D| <= sqrt(3) x the tolerance (it bounds each component)
+      {IntegratorKind::SemiImplicitEuler, StabilizationKind::Tau, true, 2 * Settings{}.projectionTolerance},
+      {IntegratorKind::RK4, StabilizationKind::Tau, true, 2 * Settings{}.projectionTolerance},
+      {IntegratorKind::SemiImplicitEuler, StabilizationKind::Tau, true, 2e-10, 1e-10},
+      {IntegratorKind::RK4, StabilizationKind::Tau, true, 2e-10, 1e-10},
   };
   for (const Case& k : cases) {
     Scene s = test::compoundPendulum(0.05);
     s.settings.integrator = k.integrator;
     s.settings.stabilization = k.stabilization;
     s.settings.projection = k.projection;
+    s.settings.projectionTolerance = k.projectionTolerance;
     auto sim = test::simulate(s);
     double worst = 0.0;
     std::vector<double> dev;
@@ -209,7 +214,7 @@ TEST(Solver, EachStabilizationKeepsItsErrorBound) {
       worst = std::max({worst, dev[0], dev[1]});
     }
     EXPECT_LT(worst, k.bound) << toString(k.integrator) << " " << toString(k.stabilization)
-                              << (k.projection ? " + projection" : "");
+                              << (k.projection ? " + projection to " + std::to_string(k.projectionTolerance) : "");
   }
 }
 
