@@ -52,7 +52,18 @@ void bodyKinematics(const Model& model, const Params& params, const std::vector<
     const BodyState& s = bodies[i];
     BodyKinematics& k = out[i];
     k.x = s.x;
-    k.R = s.q.normalized().toRotationMatrix();
+    // R of the unit quaternion q / |q|, written out (2 / |q|^2 scales the products; no sqrt):
+    // this runs for every body at every evaluation
+    const double qw = s.q.w(), qx = s.q.x(), qy = s.q.y(), qz = s.q.z();
+    const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
+    const double f = n2 > 0.0 ? 2.0 / n2 : 0.0;
+    const double xx = f * qx * qx, yy = f * qy * qy, zz = f * qz * qz;
+    const double xy = f * qx * qy, xz = f * qx * qz, yz = f * qy * qz;
+    const double wx = f * qw * qx, wy = f * qw * qy, wz = f * qw * qz;
+    Mat3& R = k.R;
+    R(0, 0) = 1.0 - yy - zz; R(0, 1) = xy - wz;       R(0, 2) = xz + wy;
+    R(1, 0) = xy + wz;       R(1, 1) = 1.0 - xx - zz; R(1, 2) = yz - wx;
+    R(2, 0) = xz - wy;       R(2, 1) = yz + wx;       R(2, 2) = 1.0 - xx - yy;
     if (!params.bodyActive[i] || bm.fixed) {
       k.v.setZero(); k.w.setZero(); k.L.setZero(); k.invI.setZero(); k.invMass = 0.0;
       continue;
@@ -60,9 +71,13 @@ void bodyKinematics(const Model& model, const Params& params, const std::vector<
     // v = P / m, I^-1 = R I_body^-1 R^T, w = I^-1 L (paper Fig. 16)
     k.invMass = bm.invMass;
     k.v = s.P * bm.invMass;
-    k.invI = k.R * bm.invInertia.asDiagonal() * k.R.transpose();
+    Mat3 RD = R;  // R I_body^-1: columns scaled
+    RD.col(0) *= bm.invInertia.x();
+    RD.col(1) *= bm.invInertia.y();
+    RD.col(2) *= bm.invInertia.z();
+    k.invI.noalias() = RD * R.transpose();
     k.L = s.L;
-    k.w = k.invI * s.L;
+    k.w.noalias() = k.invI * s.L;
   }
 }
 
