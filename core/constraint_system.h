@@ -55,6 +55,8 @@ struct Stabilization {
   // constraint under tau is held like the implicit method (D1* = -D/h): tau shapes how a
   // constraint assembles, holding it is the implicit method's job.
   const std::vector<std::uint8_t>* assembled = nullptr;
+  double holdTolerance = 0.0;        // m: what projection leaves of an assembled D (see velocityTarget)
+  double hNominal = 0.0;             // s: the scene's step (a step may be shorter)
 };
 
 class ConstraintSystem {
@@ -131,7 +133,8 @@ class ConstraintSystem {
 
   const std::vector<BodyKinematics>* m_kin = nullptr;  // valid from assemble() to the next one
   std::vector<ConstraintRows> m_rows;
-  std::vector<BodyList> m_bodies;  // per constraint (Constraint::bodies, asked once)
+  std::vector<BodyList> m_bodies;            // per constraint (Constraint::bodies, asked once)
+  std::vector<std::uint8_t> m_projectable;   // per constraint (Constraint::projectable)
   std::vector<int> m_active, m_rowOffset, m_colOffset;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;  // per body: (constraint, slot)
   bool m_symmetric = true;

@@ -7,7 +7,7 @@ namespace tether::core {
 Stabilization stabilization(const Settings& s, double h, const std::vector<std::uint8_t>* assembled) {
   return {s.stabilization, s.baumgarteAlpha, s.baumgarteBeta, h,
           s.integrator == IntegratorKind::SemiImplicitEuler || s.solver == SolverKind::SequentialImpulses,
-          s.projection ? assembled : nullptr};
+          s.projection ? assembled : nullptr, s.projectionTolerance, s.dt};
 }
 
 void StepContext::reset(const Model& model) {

@@ -362,3 +362,48 @@ TEST(Solver, DefaultSettingsAndSequentialImpulsesResumeBitwise) {
 
 }  // namespace
 }  // namespace tether::core
+
+namespace tether::core {
+namespace {
+
+// An assembled constraint is held by the velocity-level target D1* = -D/h, with projection
+// removing the drift after the step. What projection leaves by design (|D_i| at most its
+// tolerance) must not be fed back, and a step far shorter than dt (an event, or the end of a
+// run, between grid points) must not divide D by its own length: -D/h turned a 5e-8 m residue
+// into 5 m/s over a 1e-8 s step (and at dt = 1/3840, where such steps come from rounding, spun
+// a long chain's links at hundreds of rad/s). A rod hangs from a nail, its end displaced by D
+// along x, gravity off, at rest; one 1e-8 s step.
+TEST(Solver, HeldConstraintsIgnoreTheProjectionResidueAndShortSteps) {
+  for (const double offset : {5e-8, 1e-6}) {
+    Scene s;
+    s.settings.gravityOn = false;
+    s.settings.dt = 1e-3;
+    BodyDef rod;
+    rod.name = "rod";
+    rod.position = Vec3(offset, 0.0, -0.5);  // end1 at (offset, 0, -1), end2 at (offset, 0, 0)
+    s.bodies.push_back(rod);
+    s.nails.push_back({"nail", Vec3::Zero()});
+    ConstraintDef c;
+    c.name = "pin";
+    c.kind = ConstraintKind::PointToNail;
+    c.a.body = "rod";
+    c.a.point = "end2";
+    c.nail = "nail";
+    s.constraints.push_back(c);
+    auto model = std::make_shared<const Model>(compile(s));
+    State st = model->initialState();
+    st.assembled.assign(1, 1);  // held since an earlier step
+    Simulation sim(model, st);
+    ASSERT_TRUE(sim.advanceTo(1e-8).ok);
+    std::vector<BodyKinematics> kin;
+    bodyKinematics(*model, sim.state().params, sim.state().bodies, kin);
+    const Vec3 r = kin[0].R * Vec3(0.0, 0.0, 0.5);  // end2
+    const double v = (kin[0].v + kin[0].w.cross(r)).x();
+    // within the tolerance: no velocity; beyond it: only the excess, over dt (not over 1e-8 s)
+    const double excess = std::max(0.0, offset - s.settings.projectionTolerance);
+    EXPECT_NEAR(v, -excess / s.settings.dt, 1e-3 * offset / s.settings.dt) << "offset " << offset;
+  }
+}
+
+}  // namespace
+}  // namespace tether::core
