@@ -88,21 +88,17 @@ void ConstraintSystem::reset(const Model& model) {
 
 void ConstraintSystem::assemble(const Model& model, const Params& params, const EvalContext& ctx,
                                 const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text, const Stabilization& stab) {
+  evaluate(model, params, ctx);
+  formEquation(params, Fext, Text, stab);
+}
+
+void ConstraintSystem::evaluate(const Model& model, const Params& params, const EvalContext& ctx) {
   if (m_rows.size() != model.constraints.size()) reset(model);
   m_kin = &ctx.bodies;
   m_matrixBuilt = false;
   for (int j : m_active) m_node[size_t(j)] = -1;
   m_active.clear();
   for (auto& inc : m_incidence) inc.clear();
-
-  // free accelerations of each body. Continuous time: dw/dt = I^-1 (T + L x w) (paper Eqn.
-  // 11). A semi-implicit Euler step updates the world-frame L by h T and takes w' = I^-1(q) L'
-  // with the orientation at the start of the step, so there w' - w = h I^-1 T exactly.
-  for (size_t i = 0; i < ctx.bodies.size(); ++i) {
-    const BodyKinematics& k = ctx.bodies[i];
-    m_a0[i] = k.invMass * Fext[i];
-    m_alpha0[i] = k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w)));
-  }
 
   // evaluate the active constraints and lay out their rows and columns
   int rows = 0, cols = 0;
@@ -125,8 +121,24 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
     m_symmetric = m_symmetric && !r.customForce;
     for (int s = 0; s < r.nb; ++s) m_incidence[size_t(r.body[s])].push_back({int(j), s});
   }
+  m_report = {};
+  m_report.rows = rows;
+  m_report.cols = cols;
+}
 
-  m_B.setZero(rows);
+void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text,
+                                    const Stabilization& stab) {
+  const std::vector<BodyKinematics>& kin = *m_kin;
+  // free accelerations of each body. Continuous time: dw/dt = I^-1 (T + L x w) (paper Eqn.
+  // 11). A semi-implicit Euler step updates the world-frame L by h T and takes w' = I^-1(q) L'
+  // with the orientation at the start of the step, so there w' - w = h I^-1 T exactly.
+  for (size_t i = 0; i < kin.size(); ++i) {
+    const BodyKinematics& k = kin[i];
+    m_a0[i] = k.invMass * Fext[i];
+    m_alpha0[i] = k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w)));
+  }
+
+  m_B.setZero(m_report.rows);
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
     Vec3 b = Vec3::Zero();
@@ -149,6 +161,7 @@ void ConstraintSystem::assemble(const Model& model, const Params& params, const 
     for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.Ja[s] * m_alpha0[size_t(r.body[s])];
     m_B.segment(m_rowOffset[size_t(j)], r.d) = b.head(r.d);
   }
+  const int rows = m_report.rows, cols = m_report.cols;
   m_report = {};
   m_report.rows = rows;
   m_report.cols = cols;

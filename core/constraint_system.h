@@ -91,6 +91,11 @@ class ConstraintSystem {
   // and is formed by the path that solves it.
   void assemble(const Model& model, const Params& params, const EvalContext& ctx, const std::vector<Vec3>& Fext,
                 const std::vector<Vec3>& Text, const Stabilization& stab);
+  // assemble() in two parts: the constraint rows at a state (kinematics, D, D1, J, c), then B
+  // from them and the external forces (the rows can be reused while the state is the same).
+  void evaluate(const Model& model, const Params& params, const EvalContext& ctx);
+  void formEquation(const Params& params, const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text,
+                    const Stabilization& stab);
 
   // Stage "solve". SequentialImpulses is a stepper, not a path: here it solves as auto.
   void solve(SolverKind kind);

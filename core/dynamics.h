@@ -34,6 +34,14 @@ struct StepContext {
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   long evaluations = 0;                   // right-hand-side evaluations so far
+  // The kinematics and constraint rows in `kin` and `system` were evaluated at exactly rowsY and
+  // rowsT: set after a velocity-level projection, which ends on an evaluation at the final
+  // state, so that the next step's first evaluation skips them (a third of a 1000-link chain's
+  // evaluations). A hit needs y and t equal bit for bit, so it changes no result; Simulation
+  // clears the flag when the parameters or the state change in between.
+  bool rowsCurrent = false;
+  double rowsT = 0.0;
+  Eigen::VectorXd rowsY;
 
   void reset(const Model& model);
 };

@@ -9,10 +9,13 @@
 namespace tether::core {
 
 void normalizeQuaternions(Eigen::VectorXd& y) {
+  // quaternions already unit to rounding are left alone (bit for bit: the cached rows of
+  // StepContext stay valid)
+  constexpr double kUnit = 4.0 * std::numeric_limits<double>::epsilon();
   for (Eigen::Index i = 0; i + kBodyDofs <= y.size(); i += kBodyDofs) {
     auto q = y.segment<4>(i + 3);
     const double n = q.norm();
-    if (n > 0.0) q /= n;
+    if (n > 0.0 && std::abs(n - 1.0) > kUnit) q /= n;
   }
 }
 
@@ -203,7 +206,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
       const double angle = alpha * dAng[b].norm();
       if (angle > 0.0) {
         Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
-        q = Quat(Eigen::AngleAxisd(angle, dAng[b].normalized())) * q;
+        q = (Quat(Eigen::AngleAxisd(angle, dAng[b].normalized())) * q).normalized();
         c.y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
       }
     }
@@ -240,7 +243,12 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   // A velocity-level step (Euler, sequential impulses) needs none: it holds assembled
   // constraints to the implicit target D1* = -D/h, which corrects the rates every step
   // (measured: same separations, 10 % faster).
-  if (stabilization(model.settings, c.h, nullptr).velocityLevel) return;
+  if (stabilization(model.settings, c.h, nullptr).velocityLevel) {
+    c.rowsY = c.y;
+    c.rowsT = t;
+    c.rowsCurrent = true;
+    return;
+  }
   const double maxRate = gather(true);
   if (maxRate > 0.0) {
     c.system.factorMassWeighted(model, assembled);

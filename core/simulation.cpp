@@ -15,13 +15,17 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   setState(std::move(state));
 }
 
-void Simulation::setState(State s) { m_state = std::move(s); }
+void Simulation::setState(State s) {
+  m_state = std::move(s);
+  m_ctx.rowsCurrent = false;
+}
 
 void Simulation::fireDueEvents() {
   const auto& ev = m_model->events;
   while (m_state.nextEvent < ev.size() && snapToGrid(ev[m_state.nextEvent].time) <= m_state.t) {
     applyEvent(*m_model, ev[m_state.nextEvent], m_state);
     ++m_state.nextEvent;
+    m_ctx.rowsCurrent = false;
   }
 }
 
