@@ -55,7 +55,7 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
   const size_t nb = model.bodies.size();
   const bool cached = ctx.rowsCurrent && t == ctx.rowsT && y.size() == ctx.rowsY.size() &&
                       std::memcmp(y.data(), ctx.rowsY.data(), sizeof(double) * size_t(y.size())) == 0;
-  ctx.rowsCurrent = false;
+  ctx.rowsCurrent = cached;  // a hit leaves the rows as they were (refresh() between steps)
 
   // stage: kinematics
   if (!cached) {
