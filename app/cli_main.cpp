@@ -4,6 +4,7 @@
 //   tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [settings overrides]
 // settings overrides: --dt H --integrator rk4|rk45|euler --solver auto|dense-svd|sparse|sequential-impulses
 //                     --stabilization tau|baumgarte|implicit --projection on|off
+//                     --projection-tolerance M
 // Exit codes: 0 ok, 2 bad input, 3 the simulation diverged.
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +29,7 @@ const char* kUsage =
     "  tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [overrides]\n"
     "overrides of the scene's settings:\n"
     "  --dt H  --integrator rk4|rk45|euler  --solver auto|dense-svd|sparse|sequential-impulses\n"
-    "  --stabilization tau|baumgarte|implicit  --projection on|off\n";
+    "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M\n";
 
 int usage(const std::string& msg = "") {
   if (!msg.empty()) std::cerr << "tether-cli: " << msg << "\n";
@@ -95,6 +96,9 @@ int main(int argc, char** argv) {
     } else if (a == "--projection") {
       if (std::strcmp(v, "on") && std::strcmp(v, "off")) return usage("--projection: must be on or off");
       ov.projection = std::strcmp(v, "on") == 0;
+    } else if (a == "--projection-tolerance") {
+      if (!parseNumber(v, x) || x <= 0) return usage("--projection-tolerance: must be a number > 0 (m)");
+      ov.projectionTolerance = x;
     } else if (isRun && a == "--until") {
       if (!parseNumber(v, x) || x < 0) return usage("--until: must be a number >= 0");
       opt.until = x;
@@ -140,8 +144,9 @@ int main(int argc, char** argv) {
       }
       const Settings& st = scenes.front().scene.settings;
       std::cout << "settings: integrator " << toString(st.integrator) << ", solver " << toString(st.solver)
-                << ", stabilization " << toString(st.stabilization) << (st.projection ? " + projection" : "")
-                << ", dt " << st.dt << " s; " << seconds << " s simulated, median of " << repeats << " runs\n"
+                << ", stabilization " << toString(st.stabilization);
+      if (st.projection) std::cout << " + projection to " << st.projectionTolerance << " m";
+      std::cout << ", dt " << st.dt << " s; " << seconds << " s simulated, median of " << repeats << " runs\n"
                 << formatBench(results);
       return diverged ? kDiverged : kOk;
     }

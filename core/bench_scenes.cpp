@@ -161,8 +161,11 @@ std::string formatBench(const std::vector<BenchResult>& results) {
   std::string out = "scene    bodies   steps    us/step (median)   max separation   final separation   energy change\n";
   char line[256];
   for (const BenchResult& r : results) {
-    std::snprintf(line, sizeof line, "%-7s %7d %7d %18.1f %16.3e %18.3e %14.3f %%%s\n", r.name.c_str(), r.bodies, r.steps,
-                  r.usPerStep, r.maxSeparation, r.finalSeparation, 100.0 * r.energyChange,
+    // a blown-up run (finite but huge) keeps its columns: the energy in %e beyond 1e6 %
+    const double e = 100.0 * r.energyChange;
+    std::snprintf(line, sizeof line, std::abs(e) < 1e6 ? "%-7s %7d %7d %18.1f %16.3e %18.3e %14.3f %%%s\n"
+                                                        : "%-7s %7d %7d %18.1f %16.3e %18.3e %14.3e %%%s\n",
+                  r.name.c_str(), r.bodies, r.steps, r.usPerStep, r.maxSeparation, r.finalSeparation, e,
                   r.diverged ? "  DIVERGED" : "");
     out += line;
   }

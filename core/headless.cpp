@@ -39,6 +39,7 @@ void SettingsOverrides::applyTo(Settings& s) const {
   if (solver) s.solver = *solver;
   if (stabilization) s.stabilization = *stabilization;
   if (projection) s.projection = *projection;
+  if (projectionTolerance) s.projectionTolerance = *projectionTolerance;
 }
 
 double RunSummary::maxDeviationAfterAssembly() const {
@@ -167,7 +168,12 @@ CheckReport checkScene(const Scene& scene) {
                 " sweeps per step, warm started (for reports the forces are solved as auto: ";
   r.solver += std::string(toString(sys.report().path)) + ", because " + sys.report().reason;
   if (st.solver == SolverKind::SequentialImpulses) r.solver += ")";
-  r.solver += "; stabilization: " + std::string(toString(st.stabilization)) + (st.projection ? " + position projection" : "");
+  r.solver += "; stabilization: " + std::string(toString(st.stabilization));
+  if (st.projection) {
+    std::ostringstream tol;
+    tol << st.projectionTolerance;
+    r.solver += " + position projection (to " + tol.str() + " m)";
+  }
   for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
   for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
   // the paper's orientation constraint (D = b . N - 1) has a zero gradient at alignment: two

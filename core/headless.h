@@ -17,6 +17,7 @@ struct SettingsOverrides {
   std::optional<SolverKind> solver;
   std::optional<StabilizationKind> stabilization;
   std::optional<bool> projection;
+  std::optional<double> projectionTolerance;  // m
   void applyTo(Settings& s) const;
 };
 

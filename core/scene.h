@@ -162,8 +162,8 @@ struct Settings {
   bool gravityOn = true;
   double dt = 1e-3;                      // s: step (RK4, Euler) or output interval (RK45)
   // Default: semi-implicit Euler at the velocity level with Barzel's tau and projection of the
-  // assembled constraints: one force evaluation per step, joints held to 1e-10 m, assembly
-  // still animated by tau. The paper's examples and the analytic tests use rk4.
+  // assembled constraints: one force evaluation per step, joints held to projectionTolerance,
+  // assembly still animated by tau. The paper's examples and the analytic tests use rk4.
   IntegratorKind integrator = IntegratorKind::SemiImplicitEuler;
   SolverKind solver = SolverKind::Auto;
   int solverIterations = 30;             // sequential impulses: sweeps per step

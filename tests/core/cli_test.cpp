@@ -98,6 +98,9 @@ TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
   EXPECT_NE(r.out.find("--integrator: must be rk4, rk45 or euler"), std::string::npos);
   r = cli("run " + example("pendulum") + " --dt -1");
   EXPECT_EQ(r.code, 2);
+  r = cli("run " + example("pendulum") + " --projection-tolerance 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--projection-tolerance: must be a number > 0"), std::string::npos);
   r = cli("fly " + example("pendulum"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown command"), std::string::npos);

@@ -83,6 +83,8 @@ TEST(SceneIo, MalformedFilesGetSpecificMessages) {
       {"unknown constraint type", replaced("point_to_nail", "point_to_moon"),
        "constraints[0].type: unknown value \"point_to_moon\""},
       {"zero dt", replaced("\"dt\": 0.001", "\"dt\": 0"), "settings.dt: must be > 0 (is 0)"},
+      {"negative projection tolerance", replaced("\"dt\": 0.001", "\"projection_tolerance\": -1e-7"),
+       "settings.projection_tolerance: must be > 0 (is -1e-07)"},
       {"unknown integrator", replaced("\"dt\": 0.001", "\"integrator\": \"verlet\""),
        "settings.integrator: unknown value \"verlet\" (expected one of: rk4, rk45, euler)"},
       {"misspelt body key", replaced("\"radius\": 0.02", "\"raduis\": 0.02"), "bodies[0].raduis: unknown key"},
@@ -135,7 +137,8 @@ TEST(SceneIo, RoundTripKeepsEveryField) {
   const char* text = R"({
     "format": "tether-scene", "version": 1,
     "settings": {"gravity": [0.1, 0.2, -9.7], "gravity_on": false, "dt": 0.002, "integrator": "rk45",
-                 "default_tau": 0.3, "tolerance": 1e-7, "duration": 3.5, "assembly_time": 1.25},
+                 "default_tau": 0.3, "tolerance": 1e-7, "duration": 3.5, "assembly_time": 1.25,
+                 "projection_tolerance": 2.5e-9},
     "bodies": [
       {"name": "r", "type": "rod", "length": 1.5, "radius": 0.03, "density": 700, "fixed": true,
        "position": [1, 2, 3], "orientation": {"axis": [1, 1, 0], "angle_deg": 33},
@@ -186,6 +189,7 @@ TEST(SceneIo, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.settings.integrator, IntegratorKind::RK45);
   ASSERT_TRUE(b.settings.assemblyTime.has_value());
   EXPECT_EQ(*b.settings.assemblyTime, 1.25);
+  EXPECT_EQ(b.settings.projectionTolerance, 2.5e-9);
   EXPECT_FALSE(b.bodies[1].active);
   EXPECT_EQ(b.forces[0].b.kind, PointRef::Kind::BodyLocal);
   EXPECT_EQ(b.constraints[7].a.kind, PointRef::Kind::Nail);
