@@ -165,9 +165,11 @@ bool invertSpd(const Mat3& a, double tol, Mat3& inv) {
 
 }  // namespace
 
-bool BlockLdlt::factorize(double relTol, double lambda) {
-  m_assembledDiag = m_diag;
-  m_assembledOff = m_offdiag;
+bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
+  if (keep) {
+    m_assembledDiag = m_diag;
+    m_assembledOff = m_offdiag;
+  }
   double scale = 0.0;
   for (const Mat3& d : m_diag) scale = std::max(scale, d.diagonal().maxCoeff());
   if (lambda > 0.0)

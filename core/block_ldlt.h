@@ -37,11 +37,11 @@ class BlockLdlt {
 
   // Numeric factorization of A + lambda s I (s: the largest diagonal entry). Returns false if a
   // pivot block is not positive definite to within relTol s (a rank-deficient or indefinite
-  // matrix); with lambda > 0 it carries on regardless.
-  bool factorize(double relTol = 1e-12, double lambda = 0.0);
+  // matrix); with lambda > 0 it carries on regardless. keep: keep a copy of A for multiply().
+  bool factorize(double relTol = 1e-12, double lambda = 0.0, bool keep = true);
   // Solves A x = b in place (x holds b on entry; 3 entries per block row, caller's numbering).
   void solve(Eigen::VectorXd& x) const;
-  // y = A x with the values assembled before the last factorize().
+  // y = A x with the values assembled before the last factorize() (which must have kept them).
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
 
  private:

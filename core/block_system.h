@@ -23,7 +23,8 @@ class BlockSystem {
   void assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
                 const std::vector<std::vector<std::pair<int, int>>>& incidence);
   // Factorize (see BlockLdlt::factorize); false if singular and not regularized.
-  bool factorize(double lambda) { return m_ldlt.factorize(1e-12, lambda); }
+  // keep: keep M's values for multiply().
+  bool factorize(double lambda, bool keep = true) { return m_ldlt.factorize(1e-12, lambda, keep); }
   // x: 3 per selected constraint, in selection order; solved in place.
   void solve(Eigen::VectorXd& x) const { m_ldlt.solve(x); }
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }

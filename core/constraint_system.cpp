@@ -315,10 +315,10 @@ void ConstraintSystem::factorMassWeighted(const Model& model, const std::vector<
   m_projection.select(chosen, m_rows, m_incidence);
   if (chosen.empty()) return;
   m_projection.assemble(m_rows, *m_kin, m_incidence);
-  if (!m_projection.factorize(0.0)) {
+  if (!m_projection.factorize(0.0, false)) {
     // singular (redundant constraints): a regularized factorization keeps corrections bounded
     m_projection.assemble(m_rows, *m_kin, m_incidence);
-    m_projection.factorize(1e-8);
+    m_projection.factorize(1e-8, false);
   }
 }
 

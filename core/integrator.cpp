@@ -53,7 +53,7 @@ Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& invInertiaBody
   const double rate = w.norm();
   if (!(rate > 0.0)) return q;
   const double s = std::sin(0.5 * h * rate) / rate, c = std::cos(0.5 * h * rate);
-  return (Quat(c, s * w.x(), s * w.y(), s * w.z()) * q).normalized();
+  return Quat(c, s * w.x(), s * w.y(), s * w.z()) * q;  // unit to rounding (normalizeQuaternions)
 }
 
 void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
