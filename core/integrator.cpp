@@ -41,9 +41,9 @@ namespace {
 //   q_half = exp(h/2 w(q)) q,   q' = exp(h w(q_half)) q,
 // is second order in the rotation and keeps 1/2 L . w(q) nearly constant. w(q) is evaluated by
 // turning L into body axes and back (q^-1 L q, scaled, then q . q^-1), and the half step, which
-// only places the point where w is taken, as q_half = normalize(q + h/4 w q): that agrees with
-// exp(h/2 w) q to third order in h |w| (the midpoint rule's own error is of that order), and
-// saves a sine and cosine per body per step. The full step is the exact exponential.
+// only places the point where w is taken, as q_half = normalize(q + h/4 w q): that differs from
+// exp(h/2 w) q only at third order in h |w| (the midpoint rule's own error is of that order),
+// and saves a sine and cosine per body per step. The full step is the exact exponential.
 Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& invInertiaBody, double h) {
   auto omega = [&](const Quat& at) { return Vec3(at * invInertiaBody.cwiseProduct(at.conjugate() * L)); };
   const Vec3 w0 = omega(q);
@@ -208,8 +208,8 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     return true;
   };
   // positions: yBefore moved by alpha (dx, dtheta), with q <- normalize(q + 1/2 (0, dtheta) q),
-  // which agrees with exp(dtheta) q to third order in |dtheta| (a correction is ~1e-2 rad at
-  // most), keeps Newton quadratic, and needs no sine or cosine
+  // which differs from exp(dtheta) q only at third order in |dtheta| (a correction is ~1e-2 rad
+  // at most), keeps Newton quadratic, and needs no sine or cosine
   auto applyPositions = [&](double alpha) {
     for (size_t b = 0; b < c.kin.size(); ++b) {
       const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
