@@ -108,6 +108,19 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
   }
 }
 
+// How the torque of a force f held fixed in the world, acting at the offset r from a body's
+// centre, changes as the body turns by dtheta (r -> r + dtheta x r):
+//   d(r x f) = (dtheta x r) x f = [f]x [r]x dtheta = K dtheta,   [f]x [r]x = r f^T - (f . r) 1.
+// For tension along the arm (f = k r, k > 0: the force pulls the point away from the centre)
+// K = -k |r|^2 (1 - n n^T), n = r / |r|: the torque turns the body back towards the pull, a
+// stiffness. Returned: -K's tension part, (f . r)(1 - n n^T) when f . r > 0, else zero
+// (compression and shear would soften; they are left out).
+inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
+  const double fr = f.dot(r), l2 = r.squaredNorm();
+  if (!(fr > 0.0) || !(l2 > 0.0)) return Mat33::Zero();
+  return fr * (Mat33::Identity() - r * r.transpose() / l2);
+}
+
 // The scalar distance D = |p2 - p1| - L. With r = p2 - p1, l = |r|, n = r / l and the
 // relative velocity u = v2 - v1:
 //   D1 = n . u                                  (dl/dt = r . u / l)

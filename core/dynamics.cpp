@@ -1,7 +1,9 @@
 #include "core/dynamics.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "core/constraint_parts.h"
 #include "core/forces.h"
 
 namespace tether::core {
@@ -49,6 +51,89 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies) {
   }
 }
 
+namespace {
+
+Mat3 worldInertia(const Mat3& R, const Vec3& invInertia) {
+  return R * invInertia.cwiseInverse().asDiagonal() * R.transpose();
+}
+
+// Geometric stiffness of taut point-pair constraints, for the semi-implicit Euler step.
+//
+// A point-pair constraint pulls its point on a body with a world force f (its multiplier, or
+// minus it) at the offset r from the centre; the stiffness K = -tensionStiffness(f, r) of that
+// torque against turning the body is derived in constraint_parts.h.
+// The Euler step takes torques at the start of the step. In a taut chain, neighbouring links
+// turning opposite ways (a zigzag) oscillate at w^2 ~ 2 (f . r) / I; where h^2 w^2 > 4 the step
+// is unstable (at the top of the 1000-link chain at 240 Hz, h^2 f r / I ~ 10). Projection keeps
+// the joints closed, but the zigzag velocity stays, whips the links, and makes every step's
+// projection slow (three Newton steps instead of one, measured).
+// Backward Euler in this stiffness, S = -h^2 K >= 0 and t all torques at the start of the step
+// (constraint torques included):
+//   I (w' - w) = h (t + h K w')   =>   (I + S) w' = I w + h t
+//   =>   w' = w + (I + S)^-1 h (t - S w / h),
+// i.e. the torques plus a damping torque -S w / h, answered through the inverse inertia
+// (I + S)^-1: the constraint solve uses that in place of I^-1, and the angular momentum moves by
+// L' - L = I (w' - w) = h I (I + S)^-1 (t - S w / h).
+// A mode's energy falls by the factor 1/(1 + h^2 w^2) per step: the zigzag (h w > 2) is gone in
+// a few steps, but a pendulum's swing (for which this is the whole restoring stiffness) loses
+// energy too (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s). So S only acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the
+// body's own stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m
+// chain never reaches it), all of it from a = 3. f is the last step's force (State::lastForce),
+// a step late as in Andrews, Teichmann & Kry (2017).
+bool stiffenTautLinks(const Model& model, StepContext& ctx) {
+  const ConstraintSystem& sys = ctx.system;
+  const std::vector<Vec3>& force = *ctx.lastForce;
+  const double h2 = ctx.h * ctx.h;
+  ctx.stiffness.assign(ctx.kin.size(), Mat3::Zero());
+  ctx.stiffened.clear();
+  for (int j : sys.active()) {
+    const ConstraintRows& r = sys.rows()[size_t(j)];
+    if (size_t(j) >= force.size() || r.customForce) continue;
+    for (int s = 0; s < r.nb; ++s) {
+      if (!r.unit[s]) continue;
+      ctx.stiffness[size_t(r.body[s])] += h2 * tensionStiffness(double(r.unit[s]) * force[size_t(j)], r.arm(s));
+    }
+  }
+  ctx.plainInvI.resize(ctx.kin.size());
+  for (size_t i = 0; i < ctx.kin.size(); ++i) {
+    Mat3& S = ctx.stiffness[i];
+    BodyKinematics& k = ctx.kin[i];
+    const Vec3& invInertia = model.bodies[i].invInertia;
+    if (k.invMass == 0.0 || S.isZero(0.0) || !(invInertia.minCoeff() > 0.0)) continue;
+    const double a = S.trace() / invInertia.cwiseInverse().sum();
+    const double weight = std::clamp(0.5 * (a - 1.0), 0.0, 1.0);
+    if (weight == 0.0) continue;
+    S *= weight;
+    ctx.plainInvI[i] = k.invI;
+    k.invI = (worldInertia(k.R, invInertia) + S).inverse();
+    ctx.T[i] -= S * k.w / ctx.h;
+    ctx.stiffened.push_back(int(i));
+  }
+  return !ctx.stiffened.empty();
+}
+
+// After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
+void releaseTautLinks(const Model& model, StepContext& ctx) {
+  for (int i : ctx.stiffened) {
+    BodyKinematics& k = ctx.kin[size_t(i)];
+    ctx.T[size_t(i)] = worldInertia(k.R, model.bodies[size_t(i)].invInertia) * (k.invI * ctx.T[size_t(i)]);
+    k.invI = ctx.plainInvI[size_t(i)];
+  }
+}
+
+}  // namespace
+
+void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force) {
+  std::fill(force.begin(), force.end(), Vec3::Zero());
+  for (int j : sys.active()) {
+    const ConstraintRows& r = sys.rows()[size_t(j)];
+    if (size_t(j) >= force.size() || r.nb == 0 || !r.unit[0] || r.customForce) continue;
+    Vec3 f, t;
+    sys.constraintForce(j, 0, f, t);
+    force[size_t(j)] = double(r.unit[0]) * f;  // f = unit * multiplier
+  }
+}
+
 void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,
                         Eigen::VectorXd& dy, StepContext& ctx) {
   ++ctx.evaluations;
@@ -74,9 +159,12 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
   // stages: assemble and solve the constraint-force equation, then the net force and torque
   const Settings& st = model.settings;
   if (!cached) ctx.system.evaluate(model, params, ectx);
-  ctx.system.formEquation(params, ctx.F, ctx.T, stabilization(st, ctx.h, ctx.assembled));
+  const Stabilization stab = stabilization(st, ctx.h, ctx.assembled);
+  const bool stiffened = stab.velocityLevel && ctx.lastForce && stiffenTautLinks(model, ctx);
+  ctx.system.formEquation(params, ctx.F, ctx.T, stab);
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
+  if (stiffened) releaseTautLinks(model, ctx);
 
   // stage: the derivative (paper Fig. 16; dq/dt = 1/2 w q with w as a pure quaternion)
   dy.setZero(y.size());

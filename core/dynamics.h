@@ -33,6 +33,9 @@ struct StepContext {
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
+  std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
+  std::vector<Mat3> stiffness, plainInvI;  // per body: S = h^2 (stiffness), and I^-1 while the solve uses (I + S)^-1
+  std::vector<int> stiffened;              // the bodies whose S is not zero this evaluation
   long evaluations = 0;                   // right-hand-side evaluations so far
   // The kinematics and constraint rows in `kin` and `system` were evaluated at exactly rowsY and
   // rowsT: set after a velocity-level projection, which ends on an evaluation at the final
@@ -51,6 +54,11 @@ Stabilization stabilization(const Settings& s, double h, const std::vector<std::
 
 void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y);
 void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
+
+// The force of each point-pair constraint (point-to-point, -nail, -path) in the last solve, into
+// force (sized per constraint); zero for the others. The semi-implicit Euler step keeps it in
+// State::lastForce for the next step's geometric stiffness (see dynamics.cpp).
+void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force);
 
 // dy/dt at (t, y) under the given parameters. Leaves the kinematics, the solved constraint
 // system and the net forces of this evaluation in ctx.

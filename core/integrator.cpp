@@ -65,6 +65,7 @@ void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
 void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c) {
   c.h = h;
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
+  if (c.lastForce) recordPointPairForces(c.system, *c.lastForce);
   // kick: momenta
   for (Eigen::Index i = 0; i + kBodyDofs <= c.y.size(); i += kBodyDofs)
     c.y.segment<6>(i + 7) += h * c.k[0].segment<6>(i + 7);

@@ -76,6 +76,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     if (!before || !after || !(*before == *after)) continue;
     if (size_t(j) < oldState.impulses.size()) st.impulses[c] = oldState.impulses[size_t(j)];
     if (size_t(j) < oldState.assembled.size()) st.assembled[c] = oldState.assembled[size_t(j)];
+    if (size_t(j) < oldState.lastForce.size()) st.lastForce[c] = oldState.lastForce[size_t(j)];
   }
 
   // the mouse spring follows its body

@@ -170,6 +170,7 @@ State Model::initialState() const {
   for (const BodyModel& b : bodies) st.bodies.push_back(b.initial);
   st.impulses.assign(constraints.size(), Vec3::Zero());
   st.assembled.assign(constraints.size(), 0);
+  st.lastForce.assign(constraints.size(), Vec3::Zero());
   st.nextEvent = 0;
   return st;
 }

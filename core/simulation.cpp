@@ -38,6 +38,8 @@ bool Simulation::stepOnce(double h) {
   const Model& m = *m_model;
   if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
   m_ctx.assembled = &m_state.assembled;
+  if (m_state.lastForce.size() != m.constraints.size()) m_state.lastForce.assign(m.constraints.size(), Vec3::Zero());
+  m_ctx.lastForce = &m_state.lastForce;
   pack(m_state.bodies, m_ctx.y);
   double taken = h;
   if (m.settings.solver == SolverKind::SequentialImpulses) {

@@ -67,6 +67,8 @@ struct State {
   double hNext = 0.0;              // adaptive integrators: proposed next step, s (0 = none yet)
   std::vector<Vec3> impulses;      // sequential impulses: last step's impulse per constraint (warm start), N s
   std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
+  std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N
+                                   // (the tension its geometric stiffness comes from; zero for other constraints)
 };
 
 }  // namespace tether::core

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "core/constraint.h"
+#include "core/constraint_parts.h"
 #include "core/forces.h"
 #include "test_util.h"
 
@@ -148,6 +149,35 @@ TEST_P(ConstraintFd, JacobianIsLinearInVelocities) {
     m.constraints[0]->evaluate({k2, m.paths, 0.0}, r1);
     const Eigen::VectorXd predicted = (r0.D1 + r0.Jl[s] * dv + r0.Ja[s] * dw).head(r0.d);
     EXPECT_LT((r1.D1.head(r0.d) - predicted).norm(), 1e-12);
+  }
+}
+
+// The torque of a fixed force at an arm r, turned by theta: its derivative at theta = 0, by
+// central differences, is K = -tensionStiffness(f, r) when f pulls along r; shear and
+// compression give none.
+TEST(TensionStiffness, IsMinusTheTorqueDerivativeUnderTension) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Vec3 r(u(rng), u(rng), u(rng));
+    const Vec3 f = (3.0 + 2.0 * u(rng)) * r;  // tension
+    auto torque = [&](const Vec3& theta) {
+      const double a = theta.norm();
+      const Vec3 turned = a > 0.0 ? Vec3(Eigen::AngleAxisd(a, theta / a) * r) : r;
+      return Vec3(turned.cross(f));
+    };
+    Mat33 K;
+    const double e = 1e-6;
+    for (int i = 0; i < 3; ++i)
+      K.col(i) = (torque(e * Vec3::Unit(i)) - torque(-e * Vec3::Unit(i))) / (2.0 * e);
+    const Mat33 S = tensionStiffness(f, r);
+    EXPECT_LT((K + S).norm(), 1e-7 * S.norm()) << "trial " << trial;
+    EXPECT_LT(S.determinant(), 1e-12);  // no stiffness about the arm itself
+    const Vec3 across = r.cross(Vec3(u(rng), u(rng), u(rng)));
+    EXPECT_GT(across.dot(S * across), 0.0);  // stiff across it
+    // compression, and a force across the arm: none
+    EXPECT_TRUE(tensionStiffness(-f, r).isZero(0.0));
+    EXPECT_LT(tensionStiffness(across, r).norm(), 1e-12);
   }
 }
 
