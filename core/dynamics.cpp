@@ -76,10 +76,11 @@ Mat3 worldInertia(const Mat3& R, const Vec3& invInertia) {
 // L' - L = I (w' - w) = h I (I + S)^-1 (t - S w / h).
 // A mode's energy falls by the factor 1/(1 + h^2 w^2) per step: the zigzag (h w > 2) is gone in
 // a few steps, but a pendulum's swing (for which this is the whole restoring stiffness) loses
-// energy too (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s). So S only acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the
-// body's own stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m
-// chain never reaches it), all of it from a = 3. f is the last step's force (State::lastForce),
-// a step late as in Andrews, Teichmann & Kry (2017).
+// energy too (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s). So S only
+// acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the body's own
+// stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m chain never
+// reaches it), all of it from a = 3. f is the last step's force (State::lastForce), a step late
+// as in Andrews, Teichmann & Kry (2017).
 bool stiffenTautLinks(const Model& model, StepContext& ctx) {
   const ConstraintSystem& sys = ctx.system;
   const std::vector<Vec3>& force = *ctx.lastForce;
