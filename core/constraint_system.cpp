@@ -4,6 +4,8 @@
 #include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <limits>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tether::core {
 
@@ -196,6 +198,7 @@ const Eigen::SparseMatrix<double>& ConstraintSystem::matrix() const {
 }
 
 void ConstraintSystem::solve(SolverKind kind) {
+  m_mainFactored = false;
   const int rows = m_report.rows, cols = m_report.cols;
   m_report.bNorm = m_B.norm();
   if (rows == 0 || cols == 0) {
@@ -270,6 +273,7 @@ bool ConstraintSystem::solveBlock(bool regularize) {
   m_main.assemble(m_rows, *m_kin, m_incidence);
   const bool ok = m_main.factorize(regularize ? kRegularization : 0.0);
   if (!ok && !regularize) return false;
+  m_mainFactored = ok && !regularize;
   // right-hand side -B, padded to 3 per node
   const int n = static_cast<int>(m_active.size());
   m_r.setZero(3 * n);
@@ -431,6 +435,83 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
   for (int j : m_active) m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].f) = impulses[size_t(j)].head(m_rows[size_t(j)].f) / h;
   m_report.path = SolvePath::None;
   m_report.reason = "sequential impulses";
+}
+
+// The drift of a held point pair over a semi-implicit Euler step, to second order in h.
+// A point at the offset r from its body's centre moves with the step's new velocities
+// (v', w'): x' = x + h v' and R' = exp(h [w']x) R (the orientation step turns by h w' to
+// first order in the change of w), so
+//   p' = x' + R' r_b = p + h (v' + w' x r) + h^2/2 w' x (w' x r) + O(h^3).
+// For D = p2 - p1 (unit slot signs u_s) the rows give J u' = sum_s u_s (v_s' + w_s' x r_s):
+//   D' = D + h J u' + h^2/2 c(u') + O(h^3),   c(u) = sum_s u_s w_s x (w_s x r_s).
+// The held target D1* = -D / h (formEquation) cancels the first two terms and leaves the
+// centripetal third: a taut chain's joints open by h^2/2 w^2 |r| each step (1e-6 m on the
+// swinging 1000-link chain), which projection then has to close. Targeting
+//   D1* = -D / h - h/2 c(u')
+// instead leaves O(h^3). The target moves by -h/2 c, so B (= (D1 - D1*)/h + J a0) by +c/2
+// and, M being unchanged, Fc by dFc with M dFc = -c/2: a solve with the factorization at hand.
+// c depends on the unknown u' quadratically: fixed-point passes, each taking u' = u + h W (F_E
+// + F_c) (W with the solve's inverse inertia) from the forces so far and solving for the change
+// of c since the last pass. A second pass runs only if that change would still move a joint by
+// more than half the projection tolerance (h^2/2 |dc|): a swinging chain needs one, a ring pulled
+// taut between two nails two (its nearly straight stretches turn dFc into large velocity
+// changes). More passes measured no better: where they would matter (a whipping free end),
+// the third-order drift is larger still and projection closes it anyway.
+// Other constraints (distance, point-on-line...) are left to projection, and so is a path's
+// own acceleration.
+bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std::vector<Vec3>& F,
+                                                 std::vector<Vec3>& T) {
+  if (!m_mainFactored || !stab.velocityLevel || !stab.assembled) return false;
+  constexpr int kPasses = 2;
+  const std::vector<BodyKinematics>& kin = *m_kin;
+  const std::vector<std::uint8_t>& held = *stab.assembled;
+  const double h = stab.h;
+  const int n = static_cast<int>(m_active.size());
+  m_cApplied.assign(size_t(n), Vec3::Zero());
+  m_wEnd.resize(kin.size());
+  bool changed = false;
+  for (int pass = 0; pass < kPasses; ++pass) {
+    for (size_t i = 0; i < kin.size(); ++i) m_wEnd[i] = kin[i].w + h * (kin[i].invI * T[i]);
+    m_r.setZero(3 * n);
+    double largest = 0.0;  // max |change of c|
+    for (int node = 0; node < n; ++node) {
+      const int j = m_active[size_t(node)];
+      const ConstraintRows& r = m_rows[size_t(j)];
+      if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce || r.nb == 0) continue;
+      Vec3 c = Vec3::Zero();
+      bool points = true;
+      for (int s = 0; s < r.nb && points; ++s) {
+        points = r.unit[s] != 0;
+        const Vec3& w = m_wEnd[size_t(r.body[s])];
+        c += double(r.unit[s]) * w.cross(w.cross(r.arm(s)));
+      }
+      if (!points) continue;
+      const Vec3 dc = c - m_cApplied[size_t(node)];
+      m_r.segment<3>(3 * node) = dc;
+      largest = std::max(largest, dc.cwiseAbs().maxCoeff());
+    }
+    if (!(0.5 * h * h * largest > 0.25 * stab.holdTolerance)) break;
+    for (int node = 0; node < n; ++node) {
+      const Vec3 dc = m_r.segment<3>(3 * node);
+      m_cApplied[size_t(node)] += dc;
+      m_B.segment<3>(m_rowOffset[size_t(m_active[size_t(node)])]) += 0.5 * dc;
+    }
+    m_r *= -0.5;
+    m_main.solve(m_r);
+    for (int node = 0; node < n; ++node) {
+      const int j = m_active[size_t(node)];
+      const ConstraintRows& r = m_rows[size_t(j)];
+      const Vec3 dfc = m_r.segment<3>(3 * node);
+      if (dfc.isZero(0.0)) continue;
+      m_fc.segment(m_colOffset[size_t(j)], r.d) += dfc.head(r.d);
+      for (int s = 0; s < r.nb; ++s) {
+        F[size_t(r.body[s])] += r.jlT(s, dfc);
+        T[size_t(r.body[s])] += r.Ja[s].transpose() * dfc;
+      }
+    }
+    changed = true;
+  }
+  return changed;
 }
 
 void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const {

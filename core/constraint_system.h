@@ -116,6 +116,12 @@ class ConstraintSystem {
   void sequentialImpulses(const Model& model, const Params& params, const Stabilization& stab, int sweeps,
                           std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses);
 
+  // Semi-implicit Euler, after solve() and applyForces(): the held point pairs' second-order
+  // drift (see constraint_system.cpp). F and T are the net force and torque per body, which
+  // give the velocities at the end of the step; Fc, B, F and T are corrected. Only after a
+  // solve by block LDL^T (whose factorization it reuses); false if it changed nothing.
+  bool correctHeldForArmRotation(const Stabilization& stab, std::vector<Vec3>& F, std::vector<Vec3>& T);
+
   // Stage "net force": F_i += G_j^i Fc_j, T_i += H_j^i Fc_j.
   void applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const;
 
@@ -149,6 +155,9 @@ class ConstraintSystem {
 
   // block LDL^T paths: the force solve, and projection
   BlockSystem m_main, m_projection;
+  bool m_mainFactored = false;           // m_main holds the factors of this solve's M
+  std::vector<Vec3> m_wEnd;              // correctHeldForArmRotation: w at the end of the step,
+  std::vector<Vec3> m_cApplied;          // and the c its target includes so far, per node
   std::vector<int> m_node;               // constraint -> position in m_active, -1 inactive
   Eigen::VectorXd m_x, m_r;              // block right-hand side / solution, 3 per node
   std::vector<int> m_chosen;             // projection: the constraints it acts on

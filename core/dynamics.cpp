@@ -165,6 +165,7 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
   ctx.system.formEquation(params, ctx.F, ctx.T, stab);
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
+  ctx.system.correctHeldForArmRotation(stab, ctx.F, ctx.T);
   if (stiffened) releaseTautLinks(model, ctx);
 
   // stage: the derivative (paper Fig. 16; dq/dt = 1/2 w q with w as a pure quaternion)

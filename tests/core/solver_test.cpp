@@ -9,6 +9,7 @@
 
 #include "core/bench_scenes.h"
 #include "core/forces.h"
+#include "core/integrator.h"
 #include "core/scene_io.h"
 #include "test_util.h"
 
@@ -405,6 +406,44 @@ TEST(Solver, HeldConstraintsIgnoreTheProjectionResidueAndShortSteps) {
   }
 }
 
+
+// A held point pair drifts over an Euler step only at third order in h: with the velocity
+// target -D/h alone, a joint on a spinning body opens by h^2/2 w^2 |r| per step (the point's
+// centripetal motion), which the correction of the target by -h/2 c(u') removes
+// (ConstraintSystem::correctHeldForArmRotation). A 1 m rod spins at 5 rad/s about its pinned
+// end, no gravity, held since an earlier step; one Euler step of h and one of h/2, before
+// projection. The joint's gap must be far below h^2/2 w^2 |r| and shrink like h^3 (a factor ~8
+// from h to h/2; a second-order drift would give 4).
+TEST(Solver, HeldJointsOnSpinningBodiesDriftOnlyAtThirdOrder) {
+  const double w = 5.0, r = 0.5;
+  auto gapAfterOneStep = [&](double h) {
+    Scene s;  // the defaults: semi-implicit Euler with projection
+    s.settings.gravityOn = false;
+    s.settings.dt = h;
+    s.bodies.push_back(test::rod("rod", Vec3(0, 0, 0), Vec3(2 * r, 0, 0)));
+    s.bodies[0].angularVelocity = Vec3(0, 0, w);
+    s.bodies[0].velocity = Vec3(0, 0, w).cross(Vec3(r, 0, 0));  // end1 at rest
+    s.nails.push_back({"nail", Vec3::Zero()});
+    s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "nail"));
+    const Model model = compile(s);
+    State st = model.initialState();
+    st.assembled.assign(1, 1);
+    StepContext ctx;
+    ctx.reset(model);
+    ctx.assembled = &st.assembled;
+    ctx.lastForce = &st.lastForce;
+    pack(st.bodies, ctx.y);
+    stepSemiImplicitEuler(model, st.params, 0.0, h, ctx);
+    normalizeQuaternions(ctx.y);
+    unpack(ctx.y, st.bodies);
+    return (st.bodies[0].x + st.bodies[0].q * Vec3(0, 0, -r)).norm();
+  };
+  const double h = 1.0 / 240.0;
+  const double secondOrder = 0.5 * h * h * w * w * r;  // 1.1e-4 m
+  const double gap = gapAfterOneStep(h), gapHalf = gapAfterOneStep(0.5 * h);
+  EXPECT_LT(gap, 0.05 * secondOrder) << "gap " << gap << " m";
+  EXPECT_GT(gap / gapHalf, 6.0) << gap << " m at h, " << gapHalf << " m at h/2";
+}
 
 // A heavy lamp (50 kg) on a chain of 20 thin rods (50 g, 10 cm), swinging from 30 degrees: the
 // links carry ~500 N, so at 240 Hz a link's geometric stiffness h^2 f r / I is ~10 and the plain
