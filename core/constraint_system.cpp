@@ -466,49 +466,54 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
   const std::vector<BodyKinematics>& kin = *m_kin;
   const std::vector<std::uint8_t>& held = *stab.assembled;
   const double h = stab.h;
-  const int n = static_cast<int>(m_active.size());
-  m_cApplied.assign(size_t(n), Vec3::Zero());
+  // the held point pairs (node numbers)
+  m_heldPairs.clear();
+  for (int node = 0; node < static_cast<int>(m_active.size()); ++node) {
+    const int j = m_active[size_t(node)];
+    const ConstraintRows& r = m_rows[size_t(j)];
+    if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce || r.nb == 0) continue;
+    if (r.unit[0] && (r.nb == 1 || r.unit[1])) m_heldPairs.push_back(node);
+  }
+  if (m_heldPairs.empty()) return false;
+  m_cApplied.assign(m_active.size(), Vec3::Zero());
   m_wEnd.resize(kin.size());
+  m_r.setZero(3 * static_cast<Eigen::Index>(m_active.size()));
   bool changed = false;
   for (int pass = 0; pass < kPasses; ++pass) {
-    for (size_t i = 0; i < kin.size(); ++i) m_wEnd[i] = kin[i].w + h * (kin[i].invI * T[i]);
-    m_r.setZero(3 * n);
+    for (size_t i = 0; i < kin.size(); ++i) m_wEnd[i].noalias() = kin[i].w + h * (kin[i].invI * T[i]);
     double largest = 0.0;  // max |change of c|
-    for (int node = 0; node < n; ++node) {
-      const int j = m_active[size_t(node)];
-      const ConstraintRows& r = m_rows[size_t(j)];
-      if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce || r.nb == 0) continue;
+    for (int node : m_heldPairs) {
+      const ConstraintRows& r = m_rows[size_t(m_active[size_t(node)])];
       Vec3 c = Vec3::Zero();
-      bool points = true;
-      for (int s = 0; s < r.nb && points; ++s) {
-        points = r.unit[s] != 0;
+      for (int s = 0; s < r.nb; ++s) {
         const Vec3& w = m_wEnd[size_t(r.body[s])];
         c += double(r.unit[s]) * w.cross(w.cross(r.arm(s)));
       }
-      if (!points) continue;
       const Vec3 dc = c - m_cApplied[size_t(node)];
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());
     }
     if (!(0.5 * h * h * largest > 0.25 * stab.holdTolerance)) break;
-    for (int node = 0; node < n; ++node) {
+    for (int node : m_heldPairs) {
       const Vec3 dc = m_r.segment<3>(3 * node);
       m_cApplied[size_t(node)] += dc;
       m_B.segment<3>(m_rowOffset[size_t(m_active[size_t(node)])]) += 0.5 * dc;
+      m_r.segment<3>(3 * node) = -0.5 * dc;
     }
-    m_r *= -0.5;
     m_main.solve(m_r);
-    for (int node = 0; node < n; ++node) {
+    for (int node = 0; node < static_cast<int>(m_active.size()); ++node) {
       const int j = m_active[size_t(node)];
       const ConstraintRows& r = m_rows[size_t(j)];
       const Vec3 dfc = m_r.segment<3>(3 * node);
-      if (dfc.isZero(0.0)) continue;
-      m_fc.segment(m_colOffset[size_t(j)], r.d) += dfc.head(r.d);
+      // (padding rows of a d < 3 constraint solve to 0)
+      if (r.d == 3) m_fc.segment<3>(m_colOffset[size_t(j)]) += dfc;
+      else m_fc.segment(m_colOffset[size_t(j)], r.d) += dfc.head(r.d);
       for (int s = 0; s < r.nb; ++s) {
         F[size_t(r.body[s])] += r.jlT(s, dfc);
-        T[size_t(r.body[s])] += r.Ja[s].transpose() * dfc;
+        T[size_t(r.body[s])].noalias() += r.Ja[s].transpose() * dfc;
       }
     }
+    m_r.setZero();
     changed = true;
   }
   return changed;

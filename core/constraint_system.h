@@ -158,6 +158,7 @@ class ConstraintSystem {
   bool m_mainFactored = false;           // m_main holds the factors of this solve's M
   std::vector<Vec3> m_wEnd;              // correctHeldForArmRotation: w at the end of the step,
   std::vector<Vec3> m_cApplied;          // and the c its target includes so far, per node
+  std::vector<int> m_heldPairs;          // the nodes it corrects
   std::vector<int> m_node;               // constraint -> position in m_active, -1 inactive
   Eigen::VectorXd m_x, m_r;              // block right-hand side / solution, 3 per node
   std::vector<int> m_chosen;             // projection: the constraints it acts on
