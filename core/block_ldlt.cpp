@@ -79,22 +79,20 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
   // lower blocks per column position k: rows j = positions of later neighbours, sorted
   m_blockRC.clear();
   m_colStart.assign(size_t(n) + 1, 0);
-  m_colBlocks.clear();
   std::vector<std::vector<std::pair<int, int>>> colRows(static_cast<size_t>(n));  // (row position, block id)
   for (int k = 0; k < n; ++k) {
     const int node = m_order[size_t(k)];
     std::vector<int> rows;
     for (int u : later[size_t(node)]) rows.push_back(m_pos[size_t(u)]);
     std::sort(rows.begin(), rows.end());
-    m_colStart[size_t(k)] = static_cast<int>(m_colBlocks.size());
+    m_colStart[size_t(k)] = static_cast<int>(m_blockRC.size());
     for (int j : rows) {
       const int id = static_cast<int>(m_blockRC.size());
       m_blockRC.push_back({j, k});
-      m_colBlocks.push_back(id);
       colRows[size_t(k)].push_back({j, id});
     }
   }
-  m_colStart[size_t(n)] = static_cast<int>(m_colBlocks.size());
+  m_colStart[size_t(n)] = static_cast<int>(m_blockRC.size());
   auto findBlock = [&](int j, int k) {  // j > k, positions
     for (const auto& [r, id] : colRows[size_t(k)])
       if (r == j) return id;
@@ -182,10 +180,8 @@ bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
       if (lambda <= 0.0) break;
       m_dinv[size_t(k)] = m_diag[size_t(k)].completeOrthogonalDecomposition().pseudoInverse();
     }
-    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
-      const int id = m_colBlocks[size_t(c)];
+    for (int id = m_colStart[size_t(k)]; id < m_colStart[size_t(k) + 1]; ++id)
       m_lower[size_t(id)].noalias() = m_offdiag[size_t(id)] * m_dinv[size_t(k)];
-    }
     for (int u = m_updStart[size_t(k)]; u < m_updStart[size_t(k) + 1]; ++u) {
       const auto& [target, idj, idl] = m_updates[size_t(u)];
       if (target < 0) m_diag[size_t(-1 - target)].noalias() -= m_lower[size_t(idj)] * m_offdiag[size_t(idl)].transpose();
@@ -196,24 +192,30 @@ bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
 }
 
 void BlockLdlt::solve(Eigen::VectorXd& x) const {
+  // (the blocks of column k are ids colStart[k] .. colStart[k + 1] - 1: analyze() numbers them so)
+  using V = Eigen::Map<Vec3>;
+  Eigen::VectorXd& work = m_work;
+  work.resize(3 * m_n);
+  double* y = work.data();
+  double* xd = x.data();
   // permute into elimination order
-  Eigen::VectorXd& y = m_work;
-  y.resize(3 * m_n);
-  for (int k = 0; k < m_n; ++k) y.segment<3>(3 * k) = x.segment<3>(3 * m_order[size_t(k)]);
-  // forward: L z = y (unit lower block triangular)
-  for (int k = 0; k < m_n; ++k)
-    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
-      const int id = m_colBlocks[size_t(c)];
-      y.segment<3>(3 * m_blockRC[size_t(id)].first) -= m_lower[size_t(id)] * y.segment<3>(3 * k);
-    }
-  // diagonal, then backward: L^T x = D^-1 z
-  for (int k = 0; k < m_n; ++k) y.segment<3>(3 * k) = m_dinv[size_t(k)] * y.segment<3>(3 * k);
-  for (int k = m_n - 1; k >= 0; --k)
-    for (int c = m_colStart[size_t(k)]; c < m_colStart[size_t(k) + 1]; ++c) {
-      const int id = m_colBlocks[size_t(c)];
-      y.segment<3>(3 * k) -= m_lower[size_t(id)].transpose() * y.segment<3>(3 * m_blockRC[size_t(id)].first);
-    }
-  for (int k = 0; k < m_n; ++k) x.segment<3>(3 * m_order[size_t(k)]) = y.segment<3>(3 * k);
+  for (int k = 0; k < m_n; ++k) V(y + 3 * k) = V(xd + 3 * m_order[size_t(k)]);
+  // forward, L z = y (unit lower block triangular), with the diagonal D^-1 z folded in: when
+  // column k is reached every update of z_k is done
+  for (int k = 0; k < m_n; ++k) {
+    const Vec3 z = V(y + 3 * k);
+    for (int id = m_colStart[size_t(k)]; id < m_colStart[size_t(k) + 1]; ++id)
+      V(y + 3 * m_blockRC[size_t(id)].first).noalias() -= m_lower[size_t(id)] * z;
+    V(y + 3 * k).noalias() = m_dinv[size_t(k)] * z;
+  }
+  // backward, L^T x = D^-1 z, each block row written out to the caller's numbering when done
+  for (int k = m_n - 1; k >= 0; --k) {
+    Vec3 v = V(y + 3 * k);
+    for (int id = m_colStart[size_t(k)]; id < m_colStart[size_t(k) + 1]; ++id)
+      v.noalias() -= m_lower[size_t(id)].transpose() * V(y + 3 * m_blockRC[size_t(id)].first);
+    V(y + 3 * k) = v;
+    V(xd + 3 * m_order[size_t(k)]) = v;
+  }
 }
 
 void BlockLdlt::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {

@@ -52,8 +52,7 @@ class BlockLdlt {
   std::vector<std::pair<int, bool>> m_edgeSlot;  // input edge -> (block id, stored transposed)
   // lower blocks: block id -> (row position j, column position k), j > k
   std::vector<std::pair<int, int>> m_blockRC;
-  std::vector<int> m_colStart;                   // per position k: its blocks are m_colBlocks[colStart[k]..colStart[k+1])
-  std::vector<int> m_colBlocks;
+  std::vector<int> m_colStart;                   // per position k: its blocks are ids colStart[k] .. colStart[k+1] - 1
   // per column k, the Schur-complement updates: target block (-1 - position for a diagonal)
   // and the two source blocks (L_jk, A_lk)
   std::vector<int> m_updStart;

@@ -519,15 +519,29 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
 }
 
 void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const {
+  if (m_fc.size() == 0) return;
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
+    const Vec3 fc = multiplier(j);
     for (int s = 0; s < r.nb; ++s) {
-      Vec3 f, t;
-      constraintForce(j, s, f, t);
-      F[size_t(r.body[s])] += f;
-      T[size_t(r.body[s])] += t;
+      const size_t b = size_t(r.body[s]);
+      if (r.customForce) {
+        F[b].noalias() += r.G[s] * fc;
+        T[b].noalias() += r.H[s] * fc;
+      } else {
+        F[b] += r.jlT(s, fc);
+        T[b].noalias() += r.Ja[s].transpose() * fc;
+      }
     }
   }
+}
+
+Vec3 ConstraintSystem::multiplier(int j) const {
+  const ConstraintRows& r = m_rows[size_t(j)];
+  if (r.f == 3) return m_fc.segment<3>(m_colOffset[size_t(j)]);
+  Vec3 fc = Vec3::Zero();
+  fc.head(r.f) = m_fc.segment(m_colOffset[size_t(j)], r.f);
+  return fc;
 }
 
 void ConstraintSystem::constraintForce(int j, int s, Vec3& force, Vec3& torque) const {
@@ -535,8 +549,7 @@ void ConstraintSystem::constraintForce(int j, int s, Vec3& force, Vec3& torque) 
   torque.setZero();
   const ConstraintRows& r = m_rows[size_t(j)];
   if (m_colOffset[size_t(j)] < 0 || s >= r.nb || m_fc.size() == 0) return;
-  Vec3 fc = Vec3::Zero();
-  fc.head(r.f) = m_fc.segment(m_colOffset[size_t(j)], r.f);
+  const Vec3 fc = multiplier(j);
   if (r.customForce) {
     force = r.G[s] * fc;
     torque = r.H[s] * fc;

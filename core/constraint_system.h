@@ -136,6 +136,8 @@ class ConstraintSystem {
   const Eigen::SparseMatrix<double>& matrix() const;                       // M (built on demand)
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).
   void constraintForce(int constraint, int slot, Vec3& force, Vec3& torque) const;
+  // An active constraint's Fc (f entries, zero-padded to 3) after a solve.
+  Vec3 multiplier(int constraint) const;
 
  private:
   void solveDense();

@@ -129,9 +129,7 @@ void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
     if (size_t(j) >= force.size() || r.nb == 0 || !r.unit[0] || r.customForce) continue;
-    Vec3 f, t;
-    sys.constraintForce(j, 0, f, t);
-    force[size_t(j)] = double(r.unit[0]) * f;  // f = unit * multiplier
+    force[size_t(j)] = sys.multiplier(j);  // unit * (the slot-0 force, unit * multiplier)
   }
 }
 

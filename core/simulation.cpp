@@ -54,11 +54,11 @@ bool Simulation::stepOnce(double h) {
       break;
   }
   normalizeQuaternions(m_ctx.y);
-  if (m.settings.projection && m_ctx.y.allFinite()) {
+  if (m.settings.projection && allFiniteLong(m_ctx.y)) {
     projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled);
     normalizeQuaternions(m_ctx.y);
   }
-  if (!m_ctx.y.allFinite()) return false;
+  if (!allFiniteLong(m_ctx.y)) return false;
   unpack(m_ctx.y, m_state.bodies);
   m_state.t += taken;
   m_lastStep = taken;
