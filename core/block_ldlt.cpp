@@ -135,33 +135,6 @@ void BlockLdlt::setZero() {
   for (Mat3& m : m_offdiag) m.setZero();
 }
 
-namespace {
-
-// Inverse of a symmetric 3 x 3 block, if it is positive definite with every Cholesky pivot
-// above tol. By Sylvester's criterion the pivots are m1, m2 / m1 and m3 / m2 with the leading
-// principal minors m1 = a00, m2 = a00 a11 - a01^2, m3 = det a; the inverse is the adjugate over
-// m3. One division and no square root: this sits on the factorization's critical path (each
-// block waits for the one before it along a chain), where Cholesky's three square roots and
-// divisions in sequence cost several times more.
-bool invertSpd(const Mat3& a, double tol, Mat3& inv) {
-  const double a00 = a(0, 0), a01 = a(1, 0), a02 = a(2, 0), a11 = a(1, 1), a12 = a(2, 1), a22 = a(2, 2);
-  // cofactors
-  const double c00 = a11 * a22 - a12 * a12;
-  const double c01 = a02 * a12 - a01 * a22;
-  const double c02 = a01 * a12 - a02 * a11;
-  const double c11 = a00 * a22 - a02 * a02;
-  const double c12 = a01 * a02 - a00 * a12;
-  const double c22 = a00 * a11 - a01 * a01;  // = m2
-  const double m3 = a00 * c00 + a01 * c01 + a02 * c02;
-  if (!(a00 > tol) || !(c22 > tol * a00) || !(m3 > tol * c22)) return false;
-  const double s = 1.0 / m3;
-  inv(0, 0) = s * c00; inv(0, 1) = s * c01; inv(0, 2) = s * c02;
-  inv(1, 0) = s * c01; inv(1, 1) = s * c11; inv(1, 2) = s * c12;
-  inv(2, 0) = s * c02; inv(2, 1) = s * c12; inv(2, 2) = s * c22;
-  return true;
-}
-
-}  // namespace
 
 bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
   if (keep) {

@@ -536,13 +536,6 @@ void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) c
   }
 }
 
-Vec3 ConstraintSystem::multiplier(int j) const {
-  const ConstraintRows& r = m_rows[size_t(j)];
-  if (r.f == 3) return m_fc.segment<3>(m_colOffset[size_t(j)]);
-  Vec3 fc = Vec3::Zero();
-  fc.head(r.f) = m_fc.segment(m_colOffset[size_t(j)], r.f);
-  return fc;
-}
 
 void ConstraintSystem::constraintForce(int j, int s, Vec3& force, Vec3& torque) const {
   force.setZero();

@@ -137,7 +137,13 @@ class ConstraintSystem {
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).
   void constraintForce(int constraint, int slot, Vec3& force, Vec3& torque) const;
   // An active constraint's Fc (f entries, zero-padded to 3) after a solve.
-  Vec3 multiplier(int constraint) const;
+  Vec3 multiplier(int constraint) const {
+    const ConstraintRows& r = m_rows[size_t(constraint)];
+    if (r.f == 3) return m_fc.segment<3>(m_colOffset[size_t(constraint)]);
+    Vec3 fc = Vec3::Zero();
+    fc.head(r.f) = m_fc.segment(m_colOffset[size_t(constraint)], r.f);
+    return fc;
+  }
 
  private:
   void solveDense();

@@ -53,8 +53,13 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies) {
 
 namespace {
 
-Mat3 worldInertia(const Mat3& R, const Vec3& invInertia) {
-  return R * invInertia.cwiseInverse().asDiagonal() * R.transpose();
+// R diag(inertia) R^T (symmetric: six entries)
+Mat3 worldInertia(const Mat3& R, const Vec3& inertia) {
+  Mat3 I;
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b)
+      I(a, b) = I(b, a) = R(a, 0) * inertia.x() * R(b, 0) + R(a, 1) * inertia.y() * R(b, 1) + R(a, 2) * inertia.z() * R(b, 2);
+  return I;
 }
 
 // Geometric stiffness of taut point-pair constraints, for the semi-implicit Euler step.
@@ -96,17 +101,21 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     }
   }
   ctx.plainInvI.resize(ctx.kin.size());
+  ctx.worldInertia.resize(ctx.kin.size());
   for (size_t i = 0; i < ctx.kin.size(); ++i) {
     Mat3& S = ctx.stiffness[i];
     BodyKinematics& k = ctx.kin[i];
-    const Vec3& invInertia = model.bodies[i].invInertia;
-    if (k.invMass == 0.0 || S.isZero(0.0) || !(invInertia.minCoeff() > 0.0)) continue;
-    const double a = S.trace() / invInertia.cwiseInverse().sum();
-    const double weight = std::clamp(0.5 * (a - 1.0), 0.0, 1.0);
+    const BodyModel& bm = model.bodies[i];
+    if (k.invMass == 0.0 || !(bm.invInertia.minCoeff() > 0.0)) continue;
+    const double trS = S.trace();
+    if (!(trS > 0.0)) continue;  // (S is positive semi-definite: zero trace, zero S)
+    const double weight = std::clamp(0.5 * (trS / bm.inertia.sum() - 1.0), 0.0, 1.0);
     if (weight == 0.0) continue;
     S *= weight;
     ctx.plainInvI[i] = k.invI;
-    k.invI = (worldInertia(k.R, invInertia) + S).inverse();
+    Mat3& I = ctx.worldInertia[i];
+    I = worldInertia(k.R, bm.inertia);
+    if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
     ctx.T[i] -= S * k.w / ctx.h;
     ctx.stiffened.push_back(int(i));
   }
@@ -114,10 +123,10 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
 }
 
 // After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
-void releaseTautLinks(const Model& model, StepContext& ctx) {
+void releaseTautLinks(StepContext& ctx) {
   for (int i : ctx.stiffened) {
     BodyKinematics& k = ctx.kin[size_t(i)];
-    ctx.T[size_t(i)] = worldInertia(k.R, model.bodies[size_t(i)].invInertia) * (k.invI * ctx.T[size_t(i)]);
+    ctx.T[size_t(i)] = ctx.worldInertia[size_t(i)] * (k.invI * ctx.T[size_t(i)]);
     k.invI = ctx.plainInvI[size_t(i)];
   }
 }
@@ -133,8 +142,7 @@ void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force
   }
 }
 
-void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,
-                        Eigen::VectorXd& dy, StepContext& ctx) {
+void evaluateForces(const Model& model, const Params& params, double t, const Eigen::VectorXd& y, StepContext& ctx) {
   ++ctx.evaluations;
   const size_t nb = model.bodies.size();
   const bool cached = ctx.rowsCurrent && t == ctx.rowsT && y.size() == ctx.rowsY.size() &&
@@ -164,8 +172,13 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
   ctx.system.correctHeldForArmRotation(stab, ctx.F, ctx.T);
-  if (stiffened) releaseTautLinks(model, ctx);
+  if (stiffened) releaseTautLinks(ctx);
+}
 
+void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,
+                        Eigen::VectorXd& dy, StepContext& ctx) {
+  evaluateForces(model, params, t, y, ctx);
+  const size_t nb = model.bodies.size();
   // stage: the derivative (paper Fig. 16; dq/dt = 1/2 w q with w as a pure quaternion)
   dy.setZero(y.size());
   for (size_t i = 0; i < nb; ++i) {

@@ -35,6 +35,7 @@ struct StepContext {
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
   std::vector<Mat3> stiffness, plainInvI;  // per body: S = h^2 (stiffness), and I^-1 while the solve uses (I + S)^-1
+  std::vector<Mat3> worldInertia;          // per stiffened body: I (world)
   std::vector<int> stiffened;              // the bodies whose S is not zero this evaluation
   long evaluations = 0;                   // right-hand-side evaluations so far
   // The kinematics and constraint rows in `kin` and `system` were evaluated at exactly rowsY and
@@ -59,6 +60,10 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
 // force (sized per constraint); zero for the others. The semi-implicit Euler step keeps it in
 // State::lastForce for the next step's geometric stiffness (see dynamics.cpp).
 void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force);
+
+// The stages up to the net force and torque per body (ctx.F, ctx.T) at (t, y); they are the
+// rates of P and L, which is all a velocity-level step needs of dy/dt.
+void evaluateForces(const Model& model, const Params& params, double t, const Eigen::VectorXd& y, StepContext& ctx);
 
 // dy/dt at (t, y) under the given parameters. Leaves the kinematics, the solved constraint
 // system and the net forces of this evaluation in ctx.

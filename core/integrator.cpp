@@ -75,16 +75,16 @@ void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
 
 void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c) {
   c.h = h;
-  evaluateDerivative(model, p, t, c.y, c.k[0], c);
+  evaluateForces(model, p, t, c.y, c);
   if (c.lastForce) recordPointPairForces(c.system, *c.lastForce);
-  // kick: momenta
-  for (Eigen::Index i = 0; i + kBodyDofs <= c.y.size(); i += kBodyDofs)
-    c.y.segment<6>(i + 7) += h * c.k[0].segment<6>(i + 7);
-  // drift: positions with the new velocities
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const BodyKinematics& k = c.kin[b];
-    if (k.invMass == 0.0) continue;
+    if (k.invMass == 0.0) continue;  // fixed or inactive: does not move
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
+    // kick: momenta
+    c.y.segment<3>(i + 7) += h * c.F[b];
+    c.y.segment<3>(i + 10) += h * c.T[b];
+    // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
     setOrientation(c.y, i, advanceOrientation(q, c.y.segment<3>(i + 10), k.invI, model.bodies[b].invInertia, h));

@@ -44,6 +44,30 @@ inline bool allFiniteLong(const Eigen::VectorXd& v) {
   return (s0 + s1) + (s2 + s3) == 0.0;
 }
 
+// Inverse of a symmetric 3 x 3 matrix, if it is positive definite with every Cholesky pivot
+// above tol. By Sylvester's criterion the pivots are m1, m2 / m1 and m3 / m2 with the leading
+// principal minors m1 = a00, m2 = a00 a11 - a01^2, m3 = det a; the inverse is the adjugate over
+// m3. One division and no square root: this sits on the block factorization's critical path
+// (each block waits for the one before it along a chain), where Cholesky's three square roots
+// and divisions in sequence cost several times more.
+inline bool invertSpd(const Mat3& a, double tol, Mat3& inv) {
+  const double a00 = a(0, 0), a01 = a(1, 0), a02 = a(2, 0), a11 = a(1, 1), a12 = a(2, 1), a22 = a(2, 2);
+  // cofactors
+  const double c00 = a11 * a22 - a12 * a12;
+  const double c01 = a02 * a12 - a01 * a22;
+  const double c02 = a01 * a12 - a02 * a11;
+  const double c11 = a00 * a22 - a02 * a02;
+  const double c12 = a01 * a02 - a00 * a12;
+  const double c22 = a00 * a11 - a01 * a01;  // = m2
+  const double m3 = a00 * c00 + a01 * c01 + a02 * c02;
+  if (!(a00 > tol) || !(c22 > tol * a00) || !(m3 > tol * c22)) return false;
+  const double s = 1.0 / m3;
+  inv(0, 0) = s * c00; inv(0, 1) = s * c01; inv(0, 2) = s * c02;
+  inv(1, 0) = s * c01; inv(1, 1) = s * c11; inv(1, 2) = s * c12;
+  inv(2, 0) = s * c02; inv(2, 1) = s * c12; inv(2, 2) = s * c22;
+  return true;
+}
+
 // A pair of unit vectors (e1, e2) that with n form an orthonormal basis; stable for any n.
 inline void orthonormalBasis(const Vec3& n, Vec3& e1, Vec3& e2) {
   const Vec3 a = std::abs(n.x()) < 0.57 ? Vec3::UnitX() : (std::abs(n.y()) < 0.57 ? Vec3::UnitY() : Vec3::UnitZ());
