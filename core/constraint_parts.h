@@ -118,7 +118,7 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
 inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
   const double fr = f.dot(r), l2 = r.squaredNorm();
   if (!(fr > 0.0) || !(l2 > 0.0)) return Mat33::Zero();
-  return fr * (Mat33::Identity() - r * r.transpose() / l2);
+  return fr * Mat33::Identity() - (fr / l2) * r * r.transpose();
 }
 
 // The scalar distance D = |p2 - p1| - L. With r = p2 - p1, l = |r|, n = r / l and the

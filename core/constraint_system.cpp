@@ -35,7 +35,7 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable
     // Constraints projection does not handle get the whole D back.
     const double tol = projectable ? stab.holdTolerance : 0.0;
     const Vec3 excess = r.D - r.D.cwiseMax(-tol).cwiseMin(tol);
-    return -excess / std::max(h, stab.hNominal);
+    return excess * (-1.0 / std::max(h, stab.hNominal));
   }
   // While a constraint assembles, its rate also moves by h c over the step (the Jacobian turns
   // with the bodies): D1(t + h) = J u' + e + h c. Targeting J u' + e = D1* - h c keeps the tau
@@ -47,7 +47,7 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable
     case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - dc;
     case StabilizationKind::Baumgarte:
       return (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - dc;
-    case StabilizationKind::Implicit: return -r.D / h;
+    case StabilizationKind::Implicit: return r.D * (-1.0 / h);
   }
   return Vec3::Zero();
 }
@@ -143,7 +143,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     const ConstraintRows& r = m_rows[size_t(j)];
     Vec3 b = Vec3::Zero();
     if (stab.velocityLevel) {
-      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) / stab.h;
+      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * (1.0 / stab.h);
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];

@@ -116,7 +116,7 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     Mat3& I = ctx.worldInertia[i];
     I = worldInertia(k.R, bm.inertia);
     if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
-    ctx.T[i] -= S * k.w / ctx.h;
+    ctx.T[i] -= S * (k.w * (1.0 / ctx.h));
     ctx.stiffened.push_back(int(i));
   }
   return !ctx.stiffened.empty();
