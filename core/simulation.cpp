@@ -94,9 +94,17 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
       h = m_state.hNext;
       reachesTarget = false;
     }
-    m_backup = m_state;  // the last good state (assignment reuses the vectors' storage)
+    // the last good state: a step changes only these before it knows it succeeded (the bodies
+    // and t only after); assignment reuses the vectors' storage
+    m_backup.assembled = m_state.assembled;
+    m_backup.lastForce = m_state.lastForce;
+    m_backup.impulses = m_state.impulses;
+    m_backup.hNext = m_state.hNext;
     if (!stepOnce(h)) {
-      m_state = m_backup;
+      m_state.assembled.swap(m_backup.assembled);
+      m_state.lastForce.swap(m_backup.lastForce);
+      m_state.impulses.swap(m_backup.impulses);
+      m_state.hNext = m_backup.hNext;
       res.ok = false;
       res.message = "the simulation diverged at t = " + std::to_string(m_state.t) +
                     " s (non-finite state after a step of " + std::to_string(h) + " s)";

@@ -50,7 +50,7 @@ class Simulation {
 
   std::shared_ptr<const Model> m_model;
   State m_state;
-  State m_backup;
+  State m_backup;  // the parts of m_state a step may change before it fails (see advanceTo)
   StepContext m_ctx;
   long m_totalSteps = 0;
   double m_lastStep = 0.0;  // the step the integrator actually took, s

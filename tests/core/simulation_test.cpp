@@ -163,20 +163,36 @@ TEST(Simulation, SetParameterEventsChangeGravityTauAndForces) {
 }
 
 TEST(Simulation, DivergenceKeepsTheLastGoodState) {
-  // a spring so stiff that explicit Euler explodes
+  // a spring so stiff that explicit Euler explodes, next to a pendulum whose joint force and
+  // assembled flag the failed step also touched
   Scene s = test::paperScene();
   s.settings.dt = 0.01;
-  s.settings.gravityOn = false;
   s.settings.integrator = IntegratorKind::SemiImplicitEuler;
   s.bodies.push_back(test::sphere("ball", Vec3(1, 0, 0), 0.01));
   s.nails.push_back({"n", Vec3::Zero()});
   s.forces.push_back(test::springToNail("spring", "n", pt("ball", "center"), 1e12));
+  s.bodies.push_back(test::rod("rod", Vec3(5, 0, 0), Vec3(5.5, 0, 0)));
+  s.nails.push_back({"pivot", Vec3(5, 0, 0)});
+  s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "pivot"));
   auto sim = test::simulate(s);
   const AdvanceResult r = sim->advanceTo(100.0);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.message.find("diverged"), std::string::npos);
   EXPECT_TRUE(sim->state().bodies[0].x.allFinite());
   EXPECT_LT(sim->state().t, 100.0);
+  // exactly the state of a run stopped at that time
+  auto again = test::simulate(s);
+  ASSERT_TRUE(again->advanceTo(sim->state().t).ok);
+  const State &a = sim->state(), &b = again->state();
+  EXPECT_EQ(a.t, b.t);
+  for (size_t i = 0; i < a.bodies.size(); ++i) {
+    EXPECT_EQ(a.bodies[i].x, b.bodies[i].x);
+    EXPECT_EQ(a.bodies[i].P, b.bodies[i].P);
+  }
+  EXPECT_EQ(a.assembled, b.assembled);
+  ASSERT_EQ(a.lastForce.size(), 1u);
+  EXPECT_GT(a.lastForce[0].norm(), 0.1);  // about the rod's weight (0.16 kg)
+  EXPECT_EQ(a.lastForce, b.lastForce);
 }
 
 // The external forces and torques on every body of a state.
