@@ -10,17 +10,19 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
   m_nodeOf.resize(rows.size(), -1);
   m_nodes = constraints;
   for (size_t n = 0; n < m_nodes.size(); ++n) m_nodeOf[size_t(m_nodes[n])] = static_cast<int>(n);
-  // the structure: which constraints and which bodies they touch
-  std::vector<int>& sig = m_candidate;
-  sig.clear();
-  for (int j : m_nodes) {
-    const ConstraintRows& r = rows[size_t(j)];
-    sig.push_back(j);
-    sig.push_back(r.nb > 0 ? r.body[0] : -1);
-    sig.push_back(r.nb > 1 ? r.body[1] : -1);
-  }
-  if (sig == m_signature && m_ldlt.analyzed()) return;
-  m_signature = sig;
+  // the structure: which constraints and which bodies they touch (compared in place: this runs
+  // at every solve, and the structure rarely changes)
+  auto entry = [&](size_t n, int k) {
+    const ConstraintRows& r = rows[size_t(m_nodes[n])];
+    return k == 0 ? m_nodes[n] : (r.nb > k - 1 ? r.body[k - 1] : -1);
+  };
+  bool same = m_ldlt.analyzed() && m_signature.size() == 3 * m_nodes.size();
+  for (size_t n = 0; same && n < m_nodes.size(); ++n)
+    same = m_signature[3 * n] == entry(n, 0) && m_signature[3 * n + 1] == entry(n, 1) && m_signature[3 * n + 2] == entry(n, 2);
+  if (same) return;
+  m_signature.resize(3 * m_nodes.size());
+  for (size_t n = 0; n < m_nodes.size(); ++n)
+    for (int k = 0; k < 3; ++k) m_signature[3 * n + size_t(k)] = entry(n, k);
   std::map<std::pair<int, int>, int> edgeId;
   std::vector<std::pair<int, int>> edges;
   m_pairs.clear();

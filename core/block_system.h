@@ -38,8 +38,7 @@ class BlockSystem {
   BlockLdlt m_ldlt;
   std::vector<int> m_nodes;      // node -> constraint
   std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
-  std::vector<int> m_signature;  // the analyzed structure
-  std::vector<int> m_candidate;  // the structure asked for (compared with m_signature)
+  std::vector<int> m_signature;  // the analyzed structure: per node, its constraint and bodies
   std::vector<PairBlock> m_pairs;
   std::vector<Mat3> m_x;         // assemble(): Ja I^-1 per (constraint, slot)
 };
