@@ -18,7 +18,7 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
   };
   bool same = m_ldlt.analyzed() && m_signature.size() == 3 * m_nodes.size();
   for (size_t n = 0; same && n < m_nodes.size(); ++n)
-    same = m_signature[3 * n] == entry(n, 0) && m_signature[3 * n + 1] == entry(n, 1) && m_signature[3 * n + 2] == entry(n, 2);
+    for (int k = 0; k < 3 && same; ++k) same = m_signature[3 * n + size_t(k)] == entry(n, k);
   if (same) return;
   m_signature.resize(3 * m_nodes.size());
   for (size_t n = 0; n < m_nodes.size(); ++n)

@@ -53,15 +53,6 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies) {
 
 namespace {
 
-// R diag(inertia) R^T (symmetric: six entries)
-Mat3 worldInertia(const Mat3& R, const Vec3& inertia) {
-  Mat3 I;
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b)
-      I(a, b) = I(b, a) = R(a, 0) * inertia.x() * R(b, 0) + R(a, 1) * inertia.y() * R(b, 1) + R(a, 2) * inertia.z() * R(b, 2);
-  return I;
-}
-
 // Geometric stiffness of taut point-pair constraints, for the semi-implicit Euler step.
 //
 // A point-pair constraint pulls its point on a body with a world force f (its multiplier, or
@@ -114,7 +105,7 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     S *= weight;
     ctx.plainInvI[i] = k.invI;
     Mat3& I = ctx.worldInertia[i];
-    I = worldInertia(k.R, bm.inertia);
+    I = rotateDiagonal(k.R, bm.inertia);
     if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
     ctx.T[i] -= S * (k.w * (1.0 / ctx.h));
     ctx.stiffened.push_back(int(i));
@@ -138,7 +129,7 @@ void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
     if (size_t(j) >= force.size() || r.nb == 0 || !r.unit[0] || r.customForce) continue;
-    force[size_t(j)] = sys.multiplier(j);  // unit * (the slot-0 force, unit * multiplier)
+    force[size_t(j)] = sys.multiplier(j);  // (the slot-0 force is unit * multiplier; recorded times unit)
   }
 }
 

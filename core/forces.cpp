@@ -71,12 +71,7 @@ void bodyKinematics(const Model& model, const Params& params, const std::vector<
     // v = P / m, I^-1 = R I_body^-1 R^T, w = I^-1 L (paper Fig. 16)
     k.invMass = bm.invMass;
     k.v = s.P * bm.invMass;
-    // (symmetric: six entries, each sum_c R_ac d_c R_bc)
-    const double d0 = bm.invInertia.x(), d1 = bm.invInertia.y(), d2 = bm.invInertia.z();
-    for (int a = 0; a < 3; ++a) {
-      const double ra0 = R(a, 0) * d0, ra1 = R(a, 1) * d1, ra2 = R(a, 2) * d2;
-      for (int b = a; b < 3; ++b) k.invI(a, b) = k.invI(b, a) = ra0 * R(b, 0) + ra1 * R(b, 1) + ra2 * R(b, 2);
-    }
+    k.invI = rotateDiagonal(R, bm.invInertia);
     k.L = s.L;
     k.w.noalias() = k.invI * s.L;
   }

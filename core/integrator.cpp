@@ -55,9 +55,8 @@ Quat advanceOrientation(const Quat& q, const Vec3& L, const Mat3& invI, const Ve
   if (!(rate > 0.0)) return q;
   // exp(h w) = (cos a, sin a w / |w|), a = h |w| / 2. For a < 0.1 (nearly always: 24 rad/s at
   // 240 Hz) by their Taylor series, whose next terms (a^10 / 11!, a^12 / 12!) are below 1e-17
-  // (the library's sin and cos cost more than the rest of this function).
-  // (The coefficients as products with reciprocals: a division costs several multiplications and
-  // these nine are in sequence.)
+  // (the library's sin and cos cost more than the rest of this function). The coefficients are
+  // reciprocals to multiply by: a division costs several multiplications, and these are in sequence.
   const double a = 0.5 * h * rate, a2 = a * a;
   double s, c;
   if (a < 0.1) {

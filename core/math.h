@@ -21,6 +21,17 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+// R diag(d) R^T: a body's principal inertia (or its inverse) in world axes. Symmetric: six
+// entries, each sum_c R_ac d_c R_bc.
+inline Mat3 rotateDiagonal(const Mat3& R, const Vec3& d) {
+  Mat3 out;
+  for (int a = 0; a < 3; ++a) {
+    const double ra0 = R(a, 0) * d.x(), ra1 = R(a, 1) * d.y(), ra2 = R(a, 2) * d.z();
+    for (int b = a; b < 3; ++b) out(a, b) = out(b, a) = ra0 * R(b, 0) + ra1 * R(b, 1) + ra2 * R(b, 2);
+  }
+  return out;
+}
+
 // True when every component of v is finite.
 template <typename Derived>
 inline bool allFinite(const Eigen::MatrixBase<Derived>& v) {
