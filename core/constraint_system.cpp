@@ -269,7 +269,7 @@ void ConstraintSystem::solveDense() {
 bool ConstraintSystem::solveBlock(bool regularize) {
   m_main.select(m_active, m_rows, m_incidence);
   m_main.assemble(m_rows, *m_kin, m_incidence);
-  const bool ok = m_main.factorize(regularize ? kRegularization : 0.0);
+  const bool ok = m_main.factorize(regularize ? kRegularization : 0.0, regularize || m_reportResidual);
   if (!ok && !regularize) return false;
   m_mainFactored = ok && !regularize;
   // right-hand side -B, padded to 3 per node
@@ -297,7 +297,11 @@ bool ConstraintSystem::solveBlock(bool regularize) {
     const int j = m_active[size_t(node)];
     m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].d) = m_x.segment(3 * node, m_rows[size_t(j)].d);
   }
-  // residual M Fc + B, with the assembled blocks
+  // residual M Fc + B, with the assembled blocks (kept for it)
+  if (!regularize && !m_reportResidual) {
+    m_report.residual = std::numeric_limits<double>::quiet_NaN();
+    return ok;
+  }
   m_main.multiply(m_x, m_r);
   double res = 0.0;
   for (int node = 0; node < n; ++node) {

@@ -32,7 +32,7 @@ struct SolveReport {
   int rows = 0;            // sum of d over active constraints
   int cols = 0;            // sum of f
   int rank = -1;           // numerical rank of M when the path knows it (SVD; full-rank sparse paths)
-  double residual = 0.0;   // |M Fc + B| (2-norm)
+  double residual = 0.0;   // |M Fc + B| (2-norm); NaN if not computed (see setResidualReported)
   double bNorm = 0.0;      // |B|
   SolvePath path = SolvePath::None;
   const char* reason = "";  // why this path
@@ -129,6 +129,10 @@ class ConstraintSystem {
   ConflictReport conflicts() const;
 
   const SolveReport& report() const { return m_report; }
+  // Whether a successful block LDL^T solve reports its residual (on by default). The step loop
+  // turns it off: the residual of a stable factorization is rounding, and it costs a copy of M
+  // and a product with it (~5 % of a step); reports (Simulation::refresh) turn it on.
+  void setResidualReported(bool on) { m_reportResidual = on; }
   const std::vector<int>& active() const { return m_active; }             // constraint indices
   const std::vector<ConstraintRows>& rows() const { return m_rows; }      // per constraint
   const std::vector<int>& rowOffset() const { return m_rowOffset; }       // per constraint
@@ -164,6 +168,7 @@ class ConstraintSystem {
   // block LDL^T paths: the force solve, and projection
   BlockSystem m_main, m_projection;
   bool m_mainFactored = false;           // m_main holds the factors of this solve's M
+  bool m_reportResidual = true;
   std::vector<Vec3> m_wEnd;              // correctHeldForArmRotation: w at the end of the step,
   std::vector<Vec3> m_cApplied;          // and the c its target includes so far, per node
   std::vector<int> m_heldPairs;          // the nodes it corrects

@@ -36,6 +36,7 @@ double Simulation::nextEventTime() const {
 
 bool Simulation::stepOnce(double h) {
   const Model& m = *m_model;
+  m_ctx.system.setResidualReported(false);
   if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
   m_ctx.assembled = &m_state.assembled;
   if (m_state.lastForce.size() != m.constraints.size()) m_state.lastForce.assign(m.constraints.size(), Vec3::Zero());
@@ -119,6 +120,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
 }
 
 void Simulation::refresh() {
+  m_ctx.system.setResidualReported(true);
   pack(m_state.bodies, m_ctx.y);
   evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx);
 }
