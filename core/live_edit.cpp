@@ -60,9 +60,9 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     if (om.mass != nm.mass || om.inertia != nm.inertia) {
       const Mat3 R = o.q.normalized().toRotationMatrix();
       const Vec3 v = o.P * om.invMass;
-      const Vec3 w = R * om.invInertia.asDiagonal() * R.transpose() * o.L;
+      const Vec3 w = rotateDiagonal(R, om.invInertia) * o.L;
       s.P = nm.mass * v;
-      s.L = R * nm.inertia.asDiagonal() * R.transpose() * w;
+      s.L = rotateDiagonal(R, nm.inertia) * w;
     }
   }
 

@@ -130,7 +130,7 @@ Model compile(const Scene& s) {
       // P = m v; L = I w with I = R I_body R^T (world)
       const Mat3 R = bm.initial.q.toRotationMatrix();
       bm.initial.P = mp.mass * b.velocity;
-      bm.initial.L = R * mp.inertia.asDiagonal() * R.transpose() * b.angularVelocity;
+      bm.initial.L = rotateDiagonal(R, mp.inertia) * b.angularVelocity;
     }
     m.bodies.push_back(bm);
     m.bodyNames.push_back(b.name);

@@ -126,6 +126,29 @@ TEST(Physics, EulerStepTurnsASteadySpinExactly) {
 
 // Torque-free box (extents 1 x 2 x 3: I_x > I_y > I_z) spun about its intermediate axis y with
 // a small perturbation: the Dzhanibekov flip. L is constant; 1/2 L . w is constant.
+// The step's small-matrix helpers against their plain definitions.
+TEST(Physics, WorldInertiaInverseAndFinitenessHelpers) {
+  const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()).toRotationMatrix();
+  const Vec3 d(0.3, 2.0, 7.5);
+  const Mat3 I = rotateDiagonal(R, d);
+  EXPECT_LT((I - R * d.asDiagonal() * R.transpose()).norm(), 1e-14);
+  Mat3 inv;
+  ASSERT_TRUE(invertSpd(I, 1e-12, inv));
+  EXPECT_LT((inv * I - Mat3::Identity()).norm(), 1e-13);
+  EXPECT_FALSE(invertSpd(rotateDiagonal(R, Vec3(1, 1, 0)), 1e-12, inv));  // singular
+  // every position (the four-wide loop and the remainder), NaN and both infinities
+  for (const int n : {3, 13, 26, 27}) {
+    Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -1e300, 1e300);
+    EXPECT_TRUE(allFiniteLong(y));
+    for (int i = 0; i < n; ++i)
+      for (const double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+        Eigen::VectorXd z = y;
+        z(i) = bad;
+        EXPECT_FALSE(allFiniteLong(z)) << "n " << n << " at " << i;
+      }
+  }
+}
+
 TEST(Physics, TorqueFreeBoxIntermediateAxisFlips) {
   Scene s = test::paperScene();
   s.settings.dt = 1e-3;
