@@ -42,7 +42,7 @@ inline AnchorKinematics anchorKinematics(const Anchor& a, const std::vector<Body
       k.r = b.R * a.local;
       k.p = b.x + k.r;
       k.v = b.v + b.w.cross(k.r);
-      k.acc = b.w.cross(b.w.cross(k.r));
+      k.acc = pointAcceleration(b.w, k.r);
       // a fixed body never moves: it contributes no Jacobian columns
       if (b.invMass > 0.0) k.body = a.index;
       break;

@@ -22,6 +22,13 @@ void forceMap(const ConstraintRows& r, int s, Mat33& G, Mat33& H) {
 
 constexpr double kRegularization = 1e-10;
 
+// A held point pair (point-to-point, -nail, -path between unit slots, assembled), whose target
+// includes the arm-rotation term (see correctHeldForArmRotation).
+bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_t>& held) {
+  if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce || r.nb == 0) return false;
+  return r.unit[0] && (r.nb == 1 || r.unit[1]);
+}
+
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable, const Stabilization& stab) {
   const double h = stab.h;
@@ -139,11 +146,25 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
   }
 
   m_B.setZero(m_report.rows);
-  for (int j : m_active) {
+  // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
+  m_heldPairs.clear();
+  m_cApplied.resize(m_active.size());
+  const bool holding = stab.velocityLevel && stab.assembled;
+  for (size_t node = 0; node < m_active.size(); ++node) {
+    const int j = m_active[node];
     const ConstraintRows& r = m_rows[size_t(j)];
     Vec3 b = Vec3::Zero();
     if (stab.velocityLevel) {
       b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * (1.0 / stab.h);
+      if (holding && heldPointPair(r, j, *stab.assembled)) {
+        // c at the start velocities: the first guess of the fixed point. Between two bodies it
+        // is the rows' own c (the same sum, bit for bit); with one body (a nail, or a path,
+        // whose acceleration is left out as in the correction) the body's term alone.
+        const Vec3 c0 = r.nb == 2 ? r.c : Vec3(double(r.unit[0]) * pointAcceleration(kin[size_t(r.body[0])].w, r.arm(0)));
+        b += 0.5 * c0;
+        m_cApplied[node] = c0;
+        m_heldPairs.push_back(int(node));
+      }
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];
@@ -452,33 +473,25 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
 //   D1* = -D / h - h/2 c(u')
 // instead leaves O(h^3). The target moves by -h/2 c, so B (= (D1 - D1*)/h + J a0) by +c/2
 // and, M being unchanged, Fc by dFc with M dFc = -c/2: a solve with the factorization at hand.
-// c depends on the unknown u' quadratically: fixed-point passes, each taking u' = u + h W (F_E
-// + F_c) (W with the solve's inverse inertia) from the forces so far and solving for the change
-// of c since the last pass. A pass runs only if that change would move a joint by more than a
-// quarter of the projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is
-// below it and would cost more than the projection it saves): a swinging chain needs one pass,
-// a ring pulled taut between two nails two (its nearly straight stretches turn dFc into large
-// velocity changes). More passes measured no better: where they would matter (a whipping free
-// end), the third-order drift is larger still and projection closes it anyway.
+// c depends on the unknown u' quadratically: a fixed point. Its first guess is c at the start
+// velocities u, which formEquation puts into B (the rows' own c, already computed), so the
+// force solve itself includes it. Then passes, each taking u' = u + h W (F_E + F_c) (W with
+// the solve's inverse inertia) from the forces so far and solving for the change of c since
+// the last pass. A pass runs only if that change would move a joint by more than a quarter of
+// the projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is below it and
+// would cost more than the projection it saves). Measured on the benchmark's chains (2 s):
+// with the first guess, one pass per step at N = 1 000 (two without it) and 0.2 at N = 10 000
+// (1.1), and projection's Newton steps fell from 13 to 6 in 480 steps at N = 1 000. More passes
+// measured no better: where they would matter (a whipping free end), the third-order drift is
+// larger still and projection closes it anyway.
 // Other constraints (distance, point-on-line...) are left to projection, and so is a path's
 // own acceleration.
 bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std::vector<Vec3>& F,
                                                  std::vector<Vec3>& T) {
-  if (!m_mainFactored || !stab.velocityLevel || !stab.assembled) return false;
+  if (!m_mainFactored || !stab.velocityLevel || !stab.assembled || m_heldPairs.empty()) return false;
   constexpr int kPasses = 2;
   const std::vector<BodyKinematics>& kin = *m_kin;
-  const std::vector<std::uint8_t>& held = *stab.assembled;
   const double h = stab.h;
-  // the held point pairs (node numbers)
-  m_heldPairs.clear();
-  for (int node = 0; node < static_cast<int>(m_active.size()); ++node) {
-    const int j = m_active[size_t(node)];
-    const ConstraintRows& r = m_rows[size_t(j)];
-    if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce || r.nb == 0) continue;
-    if (r.unit[0] && (r.nb == 1 || r.unit[1])) m_heldPairs.push_back(node);
-  }
-  if (m_heldPairs.empty()) return false;
-  m_cApplied.assign(m_active.size(), Vec3::Zero());
   m_wEnd.resize(kin.size());
   m_r.setZero(3 * static_cast<Eigen::Index>(m_active.size()));
   bool changed = false;
@@ -488,10 +501,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
     for (int node : m_heldPairs) {
       const ConstraintRows& r = m_rows[size_t(m_active[size_t(node)])];
       Vec3 c = Vec3::Zero();
-      for (int s = 0; s < r.nb; ++s) {
-        const Vec3& w = m_wEnd[size_t(r.body[s])];
-        c += double(r.unit[s]) * w.cross(w.cross(r.arm(s)));
-      }
+      for (int s = 0; s < r.nb; ++s) c += double(r.unit[s]) * pointAcceleration(m_wEnd[size_t(r.body[s])], r.arm(s));
       const Vec3 dc = c - m_cApplied[size_t(node)];
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());

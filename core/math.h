@@ -21,6 +21,10 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+// The centripetal acceleration w x (w x r) of a point at the offset r from the centre of a
+// body turning at w (the velocity-product part of its acceleration; constraint_parts.h).
+inline Vec3 pointAcceleration(const Vec3& w, const Vec3& r) { return w.cross(w.cross(r)); }
+
 // R diag(d) R^T: a body's principal inertia (or its inverse) in world axes. Symmetric: six
 // entries, each sum_c R_ac d_c R_bc.
 inline Mat3 rotateDiagonal(const Mat3& R, const Vec3& d) {
