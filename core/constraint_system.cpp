@@ -148,6 +148,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
   m_B.setZero(m_report.rows);
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
   m_heldPairs.clear();
+  m_armPasses = 0;
   m_cApplied.resize(m_active.size());
   const bool holding = stab.velocityLevel && stab.assembled;
   for (size_t node = 0; node < m_active.size(); ++node) {
@@ -157,12 +158,16 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     if (stab.velocityLevel) {
       b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * (1.0 / stab.h);
       if (holding && heldPointPair(r, j, *stab.assembled)) {
-        // c at the start velocities: the first guess of the fixed point. Between two bodies it
-        // is the rows' own c (the same sum, bit for bit); with one body (a nail, or a path,
-        // whose acceleration is left out as in the correction) the body's term alone.
-        const Vec3 c0 = r.nb == 2 ? r.c : Vec3(double(r.unit[0]) * pointAcceleration(kin[size_t(r.body[0])].w, r.arm(0)));
-        b += 0.5 * c0;
-        m_cApplied[node] = c0;
+        // the first guess of the fixed point: c at w moved on by its trend over the last step
+        // (or at the start velocities)
+        Vec3 guess = Vec3::Zero();
+        for (int s = 0; s < r.nb; ++s) {
+          const size_t bi = size_t(r.body[s]);
+          const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
+          guess += double(r.unit[s]) * pointAcceleration(w, r.arm(s));
+        }
+        b += 0.5 * guess;
+        m_cApplied[node] = guess;
         m_heldPairs.push_back(int(node));
       }
     } else switch (stab.kind) {
@@ -473,17 +478,24 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
 //   D1* = -D / h - h/2 c(u')
 // instead leaves O(h^3). The target moves by -h/2 c, so B (= (D1 - D1*)/h + J a0) by +c/2
 // and, M being unchanged, Fc by dFc with M dFc = -c/2: a solve with the factorization at hand.
-// c depends on the unknown u' quadratically: a fixed point. Its first guess is c at the start
-// velocities u, which formEquation puts into B (the rows' own c, already computed), so the
-// force solve itself includes it. Then passes, each taking u' = u + h W (F_E + F_c) (W with
+// c depends on the unknown u' quadratically: a fixed point. Its first guess, which formEquation
+// puts into B so that the force solve itself includes it, takes each body's w' as w plus the
+// change of w over the last step (State::spinTrend, scaled to this step's length; w itself on
+// a first step): c(w + dw_last). Then passes, each taking u' = u + h W (F_E + F_c) (W with
 // the solve's inverse inertia) from the forces so far and solving for the change of c since
 // the last pass. A pass runs only if that change would move a joint by more than a quarter of
 // the projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is below it and
-// would cost more than the projection it saves). Measured on the benchmark's chains (2 s):
-// with the first guess, one pass per step at N = 1 000 (two without it) and 0.2 at N = 10 000
-// (1.1), and projection's Newton steps fell from 13 to 6 in 480 steps at N = 1 000. More passes
-// measured no better: where they would matter (a whipping free end), the third-order drift is
-// larger still and projection closes it anyway.
+// would cost more than the projection it saves). Measured (correction passes, 2 s): the
+// benchmark's 1 000-link chain 0.24 per step (1.0 with the start velocities as the guess, 1.9
+// with no guess), the 10 000-link chain 0.07 (0.22, 1.1); with the Euler integrator the
+// pendulum and three-link-bar examples skip the pass on 89 % and 95 % of steps (37 % and 18 %
+// with the start velocities); the benchmark's ring and tree need one and two passes per step
+// whatever the guess (there the passes, not the guess, limit the fixed point: the guess only
+// costs them ~3 % of a step). Extrapolating c itself did as well on the chains but not on
+// spinning bodies: a body turning steadily keeps w, and its c(w', r) with the start arm r is
+// then c0, while c0 itself turns with the arm. More passes measured no better: where they
+// would matter (a whipping free end), the third-order drift is larger still and projection
+// closes it anyway.
 // Other constraints (distance, point-on-line...) are left to projection, and so is a path's
 // own acceleration.
 bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std::vector<Vec3>& F,
@@ -494,7 +506,6 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
   const double h = stab.h;
   m_wEnd.resize(kin.size());
   m_r.setZero(3 * static_cast<Eigen::Index>(m_active.size()));
-  bool changed = false;
   for (int pass = 0; pass < kPasses; ++pass) {
     for (size_t i = 0; i < kin.size(); ++i) m_wEnd[i].noalias() = kin[i].w + h * (kin[i].invI * T[i]);
     double largest = 0.0;  // max |change of c|
@@ -527,9 +538,9 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       }
     }
     m_r.setZero();
-    changed = true;
+    ++m_armPasses;
   }
-  return changed;
+  return m_armPasses > 0;
 }
 
 void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const {

@@ -57,6 +57,10 @@ struct Stabilization {
   const std::vector<std::uint8_t>* assembled = nullptr;
   double holdTolerance = 0.0;        // m: what projection leaves of an assembled D (see velocityTarget)
   double hNominal = 0.0;             // s: the scene's step (a step may be shorter)
+  // held point pairs: each body's change of w over the last step, to be scaled by spinAhead
+  // (see correctHeldForArmRotation); null: none
+  const std::vector<Vec3>* spinTrend = nullptr;
+  double spinAhead = 0.0;
 };
 
 class ConstraintSystem {
@@ -86,7 +90,9 @@ class ConstraintSystem {
   // The rate also moves by h c over the step (the Jacobian turns with the bodies). While a
   // constraint assembles that term is kept (B_k += c_k), so D follows the tau dynamics on
   // spinning bodies too; once assembled it is held by the implicit target without c, like Hong
-  // et al.'s scheme (with c, fast whipping chains diverged), and projection removes the drift. M is
+  // et al.'s scheme (with c, fast whipping chains diverged), and projection removes the drift;
+  // a held point pair's target also includes half the step's arm-rotation term, at the end
+  // velocities (see correctHeldForArmRotation), which leaves its drift third order. M is
   //   M_kj = sum_i (Jl_k^i / m_i) G_j^i + (Ja_k^i I_i^-1) H_j^i
   // and is formed by the path that solves it.
   void assemble(const Model& model, const Params& params, const EvalContext& ctx, const std::vector<Vec3>& Fext,
@@ -121,6 +127,8 @@ class ConstraintSystem {
   // give the velocities at the end of the step; Fc, B, F and T are corrected. Only after a
   // solve by block LDL^T (whose factorization it reuses); false if it changed nothing.
   bool correctHeldForArmRotation(const Stabilization& stab, std::vector<Vec3>& F, std::vector<Vec3>& T);
+  // Passes of that correction since the last formEquation (0 when its first guess held).
+  int armPasses() const { return m_armPasses; }
 
   // Stage "net force": F_i += G_j^i Fc_j, T_i += H_j^i Fc_j.
   void applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const;
@@ -171,6 +179,7 @@ class ConstraintSystem {
   bool m_reportResidual = true;
   std::vector<Vec3> m_wEnd;              // correctHeldForArmRotation: w at the end of the step,
   std::vector<Vec3> m_cApplied;          // and the c its target includes so far, per node
+  int m_armPasses = 0;
   std::vector<int> m_heldPairs;          // the nodes it corrects
   std::vector<int> m_node;               // constraint -> position in m_active, -1 inactive
   Eigen::VectorXd m_x, m_r;              // block right-hand side / solution, 3 per node

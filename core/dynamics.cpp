@@ -157,7 +157,14 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   // stages: assemble and solve the constraint-force equation, then the net force and torque
   const Settings& st = model.settings;
   if (!cached) ctx.system.evaluate(model, params, ectx);
-  const Stabilization stab = stabilization(st, ctx.h, ctx.assembled);
+  Stabilization stab = stabilization(st, ctx.h, ctx.assembled);
+  // the trend of w over the last step, scaled to this one; not after a step cut short by an
+  // event (the next one is longer, and the trend would be amplified noise)
+  if (ctx.spinTrend && ctx.spinTrend->h > 0.0 && ctx.h <= 2.0 * ctx.spinTrend->h &&
+      ctx.spinTrend->dw.size() == ctx.kin.size()) {
+    stab.spinTrend = &ctx.spinTrend->dw;
+    stab.spinAhead = ctx.h / ctx.spinTrend->h;
+  }
   const bool stiffened = stab.velocityLevel && ctx.lastForce && stiffenTautLinks(model, ctx);
   ctx.system.formEquation(params, ctx.F, ctx.T, stab);
   ctx.system.solve(st.solver);

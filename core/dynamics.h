@@ -34,6 +34,7 @@ struct StepContext {
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
+  SpinTrend* spinTrend = nullptr;          // the State's change of w over the last step
   std::vector<Mat3> stiffness, plainInvI;  // per body: S = h^2 (stiffness), and I^-1 while the solve uses (I + S)^-1
   std::vector<Mat3> worldInertia;          // per stiffened body: I (world)
   std::vector<int> stiffened;              // the bodies whose S is not zero this evaluation

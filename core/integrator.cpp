@@ -81,13 +81,21 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
   c.h = h;
   evaluateForces(model, p, t, c.y, c);
   if (c.lastForce) recordPointPairForces(c.system, *c.lastForce);
+  if (c.spinTrend) {
+    c.spinTrend->dw.resize(model.bodies.size());
+    c.spinTrend->h = h;
+  }
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const BodyKinematics& k = c.kin[b];
-    if (k.invMass == 0.0) continue;  // fixed or inactive: does not move
+    if (k.invMass == 0.0) {  // fixed or inactive: does not move
+      if (c.spinTrend) c.spinTrend->dw[b].setZero();
+      continue;
+    }
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
     // kick: momenta
     c.y.segment<3>(i + 7) += h * c.F[b];
     c.y.segment<3>(i + 10) += h * c.T[b];
+    if (c.spinTrend) c.spinTrend->dw[b].noalias() = k.invI * Vec3(c.y.segment<3>(i + 10)) - k.w;
     // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));

@@ -35,6 +35,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
   State st = newModel.initialState();
   st.t = oldState.t;
   st.hNext = oldState.hNext;
+  st.spinTrend.h = oldState.spinTrend.h;
 
   // the timeline up to t, with the new scene's events
   while (st.nextEvent < newModel.events.size() && newModel.events[st.nextEvent].time <= st.t) {
@@ -56,6 +57,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     const BodyModel& nm = newModel.bodies[i];
     BodyState& s = st.bodies[i];
     s = o;
+    if (size_t(j) < oldState.spinTrend.dw.size()) st.spinTrend.dw[i] = oldState.spinTrend.dw[size_t(j)];
     if (nm.fixed) continue;
     if (om.mass != nm.mass || om.inertia != nm.inertia) {
       const Mat3 R = o.q.normalized().toRotationMatrix();

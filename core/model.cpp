@@ -195,6 +195,7 @@ State Model::initialState() const {
   st.impulses.assign(constraints.size(), Vec3::Zero());
   st.assembled.assign(constraints.size(), 0);
   st.lastForce.assign(constraints.size(), Vec3::Zero());
+  st.spinTrend.dw.assign(bodies.size(), Vec3::Zero());
   st.nextEvent = 0;
   return st;
 }

@@ -41,6 +41,8 @@ bool Simulation::stepOnce(double h) {
   m_ctx.assembled = &m_state.assembled;
   if (m_state.lastForce.size() != m.constraints.size()) m_state.lastForce.assign(m.constraints.size(), Vec3::Zero());
   m_ctx.lastForce = &m_state.lastForce;
+  if (m_state.spinTrend.dw.size() != m.bodies.size()) m_state.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
+  m_ctx.spinTrend = &m_state.spinTrend;
   pack(m_state.bodies, m_ctx.y);
   double taken = h;
   if (m.settings.solver == SolverKind::SequentialImpulses) {
@@ -99,11 +101,13 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     // and t only after); assignment reuses the vectors' storage
     m_backup.assembled = m_state.assembled;
     m_backup.lastForce = m_state.lastForce;
+    m_backup.spinTrend = m_state.spinTrend;
     m_backup.impulses = m_state.impulses;
     m_backup.hNext = m_state.hNext;
     if (!stepOnce(h)) {
       m_state.assembled.swap(m_backup.assembled);
       m_state.lastForce.swap(m_backup.lastForce);
+      std::swap(m_state.spinTrend, m_backup.spinTrend);
       m_state.impulses.swap(m_backup.impulses);
       m_state.hNext = m_backup.hNext;
       res.ok = false;

@@ -59,6 +59,15 @@ struct Params {
   MouseSpring mouse;                          // the user's drag (not part of the scene)
 };
 
+// Semi-implicit Euler: how each body's angular velocity changed over the last step (w at its
+// end, with the orientation at its start, minus w at its start), and that step's length. The
+// next step's held point pairs take w moved on by this trend as the first guess of their
+// arm-rotation term (see ConstraintSystem::correctHeldForArmRotation).
+struct SpinTrend {
+  std::vector<Vec3> dw;            // per body, rad/s
+  double h = 0.0;                  // s (0: no step yet)
+};
+
 struct State {
   double t = 0.0;                  // s
   std::vector<BodyState> bodies;
@@ -69,6 +78,7 @@ struct State {
   std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
   std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N
                                    // (the tension its geometric stiffness comes from; zero for other constraints)
+  SpinTrend spinTrend;
 };
 
 }  // namespace tether::core
