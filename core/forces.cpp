@@ -52,18 +52,8 @@ void bodyKinematics(const Model& model, const Params& params, const std::vector<
     const BodyState& s = bodies[i];
     BodyKinematics& k = out[i];
     k.x = s.x;
-    // R of the unit quaternion q / |q|, written out (2 / |q|^2 scales the products; no sqrt):
-    // this runs for every body at every evaluation
-    const double qw = s.q.w(), qx = s.q.x(), qy = s.q.y(), qz = s.q.z();
-    const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
-    const double f = n2 > 0.0 ? 2.0 / n2 : 0.0;
-    const double xx = f * qx * qx, yy = f * qy * qy, zz = f * qz * qz;
-    const double xy = f * qx * qy, xz = f * qx * qz, yz = f * qy * qz;
-    const double wx = f * qw * qx, wy = f * qw * qy, wz = f * qw * qz;
-    Mat3& R = k.R;
-    R(0, 0) = 1.0 - yy - zz; R(0, 1) = xy - wz;       R(0, 2) = xz + wy;
-    R(1, 0) = xy + wz;       R(1, 1) = 1.0 - xx - zz; R(1, 2) = yz - wx;
-    R(2, 0) = xz - wy;       R(2, 1) = yz + wx;       R(2, 2) = 1.0 - xx - yy;
+    // R of q / |q| (this runs for every body at every evaluation: no square root)
+    const Mat3& R = k.R = rotationOf(s.q.w(), s.q.x(), s.q.y(), s.q.z());
     if (!params.bodyActive[i] || bm.fixed) {
       k.v.setZero(); k.w.setZero(); k.L.setZero(); k.invI.setZero(); k.invMass = 0.0;
       continue;

@@ -41,30 +41,33 @@ namespace {
 //   q_half = exp(h/2 w(q)) q,   q' = exp(h w(q_half)) q,
 // is second order in the rotation and keeps 1/2 L . w(q) nearly constant. w(q) = invI L with
 // the world inverse inertia of the kinematics (R I_body^-1 R^T at q); w(q_half) by turning L
-// into body axes and back (q^-1 L q, scaled, then q . q^-1). The half step, which only places
+// into body axes and back (R_half^T L, scaled, then R_half). The half step, which only places
 // the point where w is taken, is q_half = normalize(q + h/4 w q): that differs from
 // exp(h/2 w) q only at third order in h |w| (the midpoint rule's own error is of that order),
-// and saves a sine and cosine per body per step. The full step is the exact exponential.
+// and saves a sine and cosine per body per step; its rotation matrix is taken without
+// normalizing (rotationOf). The full step is the exact exponential.
 Quat advanceOrientation(const Quat& q, const Vec3& L, const Mat3& invI, const Vec3& invInertiaBody, double h) {
   const Vec3 w0 = invI * L;
   const Quat wq = Quat(0.0, w0.x(), w0.y(), w0.z()) * q;
-  const Eigen::Vector4d qh = q.coeffs() + (0.25 * h) * wq.coeffs();
-  const Quat half(Eigen::Vector4d(qh * (1.0 / qh.norm())));  // (one division, not four)
-  const Vec3 w = half * invInertiaBody.cwiseProduct(half.conjugate() * L);
-  const double rate = w.norm();
-  if (!(rate > 0.0)) return q;
+  const Eigen::Vector4d qh = q.coeffs() + (0.25 * h) * wq.coeffs();  // (x, y, z, w)
+  const Mat3 half = rotationOf(qh.w(), qh.x(), qh.y(), qh.z());
+  const Vec3 w = half * invInertiaBody.cwiseProduct(half.transpose() * L);
+  const double rate2 = w.squaredNorm();
+  if (!(rate2 > 0.0)) return q;
   // exp(h w) = (cos a, sin a w / |w|), a = h |w| / 2. For a < 0.1 (nearly always: 24 rad/s at
-  // 240 Hz) by their Taylor series, whose next terms (a^10 / 11!, a^12 / 12!) are below 1e-17
-  // (the library's sin and cos cost more than the rest of this function). The coefficients are
-  // reciprocals to multiply by: a division costs several multiplications, and these are in sequence.
-  const double a = 0.5 * h * rate, a2 = a * a;
+  // 240 Hz) by their Taylor series in a^2, whose next terms (a^10 / 11!, a^12 / 12!) are below
+  // 1e-17 (the library's sin and cos cost more than the rest of this function, and |w| itself,
+  // a square root, is not needed). The coefficients are reciprocals to multiply by: a division
+  // costs several multiplications, and these are in sequence.
+  const double a2 = 0.25 * h * h * rate2;
   double s, c;
-  if (a < 0.1) {
+  if (a2 < 0.01) {
     constexpr double k6 = 1.0 / 6, k20 = 1.0 / 20, k42 = 1.0 / 42, k72 = 1.0 / 72;
     constexpr double k12 = 1.0 / 12, k30 = 1.0 / 30, k56 = 1.0 / 56, k90 = 1.0 / 90;
     s = 0.5 * h * (1.0 - a2 * k6 * (1.0 - a2 * k20 * (1.0 - a2 * k42 * (1.0 - a2 * k72))));
     c = 1.0 - 0.5 * a2 * (1.0 - a2 * k12 * (1.0 - a2 * k30 * (1.0 - a2 * k56 * (1.0 - a2 * k90))));
   } else {
+    const double rate = std::sqrt(rate2), a = 0.5 * h * rate;
     s = std::sin(a) / rate;
     c = std::cos(a);
   }

@@ -21,6 +21,21 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+// The rotation matrix of the unit quaternion q / |q| for any q != 0 (w, x, y, z), written out:
+// 2 / |q|^2 scales the products, so no square root is taken (a zero q gives the identity).
+inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
+  const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
+  const double f = n2 > 0.0 ? 2.0 / n2 : 0.0;
+  const double xx = f * qx * qx, yy = f * qy * qy, zz = f * qz * qz;
+  const double xy = f * qx * qy, xz = f * qx * qz, yz = f * qy * qz;
+  const double wx = f * qw * qx, wy = f * qw * qy, wz = f * qw * qz;
+  Mat3 R;
+  R(0, 0) = 1.0 - yy - zz; R(0, 1) = xy - wz;       R(0, 2) = xz + wy;
+  R(1, 0) = xy + wz;       R(1, 1) = 1.0 - xx - zz; R(1, 2) = yz - wx;
+  R(2, 0) = xz - wy;       R(2, 1) = yz + wx;       R(2, 2) = 1.0 - xx - yy;
+  return R;
+}
+
 // The centripetal acceleration w x (w x r) of a point at the offset r from the centre of a
 // body turning at w (the velocity-product part of its acceleration; constraint_parts.h).
 inline Vec3 pointAcceleration(const Vec3& w, const Vec3& r) { return w.cross(w.cross(r)); }
