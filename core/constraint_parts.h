@@ -115,10 +115,25 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
 // K = -k |r|^2 (1 - n n^T), n = r / |r|: the torque turns the body back towards the pull, a
 // stiffness. Returned: -K's tension part, (f . r)(1 - n n^T) when f . r > 0, else zero
 // (compression and shear would soften; they are left out).
-inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
+// addTensionStiffness adds scale times it to S, entry by entry (it is symmetric: six products;
+// the step's geometric stiffness sums it over every taut point of every body).
+inline void addTensionStiffness(Mat33& S, double scale, const Vec3& f, const Vec3& r) {
   const double fr = f.dot(r), l2 = r.squaredNorm();
-  if (!(fr > 0.0) || !(l2 > 0.0)) return Mat33::Zero();
-  return fr * Mat33::Identity() - (fr / l2) * r * r.transpose();
+  if (!(fr > 0.0) || !(l2 > 0.0)) return;
+  const double a = scale * fr, b = a / l2;
+  for (int i = 0; i < 3; ++i) {
+    S(i, i) += a - b * r(i) * r(i);
+    for (int j = i + 1; j < 3; ++j) {
+      const double v = b * r(i) * r(j);
+      S(i, j) -= v;
+      S(j, i) -= v;
+    }
+  }
+}
+inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
+  Mat33 S = Mat33::Zero();
+  addTensionStiffness(S, 1.0, f, r);
+  return S;
 }
 
 // The scalar distance D = |p2 - p1| - L. With r = p2 - p1, l = |r|, n = r / l and the

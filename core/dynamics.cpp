@@ -88,11 +88,12 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     if (size_t(j) >= force.size() || r.customForce) continue;
     for (int s = 0; s < r.nb; ++s) {
       if (!r.unit[s]) continue;
-      ctx.stiffness[size_t(r.body[s])] += h2 * tensionStiffness(double(r.unit[s]) * force[size_t(j)], r.arm(s));
+      addTensionStiffness(ctx.stiffness[size_t(r.body[s])], h2, double(r.unit[s]) * force[size_t(j)], r.arm(s));
     }
   }
   ctx.plainInvI.resize(ctx.kin.size());
   ctx.worldInertia.resize(ctx.kin.size());
+  const double invH = 1.0 / ctx.h;
   for (size_t i = 0; i < ctx.kin.size(); ++i) {
     Mat3& S = ctx.stiffness[i];
     BodyKinematics& k = ctx.kin[i];
@@ -107,7 +108,7 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     Mat3& I = ctx.worldInertia[i];
     I = rotateDiagonal(k.R, bm.inertia);
     if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
-    ctx.T[i] -= S * (k.w * (1.0 / ctx.h));
+    ctx.T[i].noalias() -= S * (invH * k.w);
     ctx.stiffened.push_back(int(i));
   }
   return !ctx.stiffened.empty();
