@@ -5,24 +5,14 @@
 namespace tether::core {
 
 void BlockSystem::select(const std::vector<int>& constraints, const std::vector<ConstraintRows>& rows,
-                         const std::vector<std::vector<std::pair<int, int>>>& incidence) {
+                         const std::vector<std::vector<std::pair<int, int>>>& incidence, long layout) {
+  // (this runs at every solve, and the structure rarely changes)
+  if (m_ldlt.analyzed() && layout == m_layout && m_nodeOf.size() == rows.size() && constraints == m_nodes) return;
   for (int j : m_nodes) m_nodeOf[size_t(j)] = -1;
   m_nodeOf.resize(rows.size(), -1);
   m_nodes = constraints;
+  m_layout = layout;
   for (size_t n = 0; n < m_nodes.size(); ++n) m_nodeOf[size_t(m_nodes[n])] = static_cast<int>(n);
-  // the structure: which constraints and which bodies they touch (compared in place: this runs
-  // at every solve, and the structure rarely changes)
-  auto entry = [&](size_t n, int k) {
-    const ConstraintRows& r = rows[size_t(m_nodes[n])];
-    return k == 0 ? m_nodes[n] : (r.nb > k - 1 ? r.body[k - 1] : -1);
-  };
-  bool same = m_ldlt.analyzed() && m_signature.size() == 3 * m_nodes.size();
-  for (size_t n = 0; same && n < m_nodes.size(); ++n)
-    for (int k = 0; k < 3 && same; ++k) same = m_signature[3 * n + size_t(k)] == entry(n, k);
-  if (same) return;
-  m_signature.resize(3 * m_nodes.size());
-  for (size_t n = 0; n < m_nodes.size(); ++n)
-    for (int k = 0; k < 3; ++k) m_signature[3 * n + size_t(k)] = entry(n, k);
   std::map<std::pair<int, int>, int> edgeId;
   std::vector<std::pair<int, int>> edges;
   m_pairs.clear();

@@ -14,9 +14,11 @@ namespace tether::core {
 class BlockSystem {
  public:
   // Choose the constraints (indices into rows) and build M's structure for them.
-  // incidence: per body, the (constraint, slot) pairs of every active constraint.
+  // incidence: per body, the (constraint, slot) pairs of every active constraint. layout: a
+  // number that changes whenever some constraint's bodies change (ConstraintSystem::evaluate):
+  // with the same number and the same constraints the structure is known to be unchanged.
   void select(const std::vector<int>& constraints, const std::vector<ConstraintRows>& rows,
-              const std::vector<std::vector<std::pair<int, int>>>& incidence);
+              const std::vector<std::vector<std::pair<int, int>>>& incidence, long layout);
   // M's values for the current rows and body kinematics: per body i and pair of its selected
   // constraints (a, b), Jl_a Jl_b^T / m_i + Ja_a I_i^-1 Ja_b^T; padding rows get the scale of
   // their constraint's first row.
@@ -38,7 +40,7 @@ class BlockSystem {
   BlockLdlt m_ldlt;
   std::vector<int> m_nodes;      // node -> constraint
   std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
-  std::vector<int> m_signature;  // the analyzed structure: per node, its constraint and bodies
+  long m_layout = -1;            // the layout number of the analyzed structure
   std::vector<PairBlock> m_pairs;
   std::vector<Mat3> m_x;         // assemble(): Ja I^-1 per (constraint, slot)
 };

@@ -78,6 +78,8 @@ void ConstraintSystem::reset(const Model& model) {
   m_rowOffset.assign(nc, -1);
   m_colOffset.assign(nc, -1);
   m_node.assign(nc, -1);
+  m_rowBodies.assign(nc, {0, -1, -1});
+  ++m_layout;
   m_bodies.clear();
   m_projectable.clear();
   for (const auto& c : model.constraints) {
@@ -127,6 +129,12 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
     cols += r.f;
     m_symmetric = m_symmetric && !r.customForce;
     for (int s = 0; s < r.nb; ++s) m_incidence[size_t(r.body[s])].push_back({int(j), s});
+    // the bodies a constraint acts on may change (a distance at zero length has none)
+    const std::array<int, 3> bodies{r.nb, r.body[0], r.body[1]};
+    if (bodies != m_rowBodies[j]) {
+      m_rowBodies[j] = bodies;
+      ++m_layout;
+    }
   }
   m_report = {};
   m_report.rows = rows;
@@ -293,7 +301,7 @@ void ConstraintSystem::solveDense() {
 }
 
 bool ConstraintSystem::solveBlock(bool regularize) {
-  m_main.select(m_active, m_rows, m_incidence);
+  m_main.select(m_active, m_rows, m_incidence, m_layout);
   m_main.assemble(m_rows, *m_kin, m_incidence);
   const bool ok = m_main.factorize(regularize ? kRegularization : 0.0, regularize || m_reportResidual);
   if (!ok && !regularize) return false;
@@ -344,7 +352,7 @@ void ConstraintSystem::factorMassWeighted(const Model& model, const std::vector<
   chosen.clear();
   for (int j : m_active)
     if (include[size_t(j)] && model.constraints[size_t(j)]->projectable()) chosen.push_back(j);
-  m_projection.select(chosen, m_rows, m_incidence);
+  m_projection.select(chosen, m_rows, m_incidence, m_layout);
   if (chosen.empty()) return;
   m_projection.assemble(m_rows, *m_kin, m_incidence);
   if (!m_projection.factorize(0.0, false)) {

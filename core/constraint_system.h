@@ -16,6 +16,7 @@
 #pragma once
 
 #include <Eigen/Sparse>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -167,6 +168,9 @@ class ConstraintSystem {
   std::vector<BodyList> m_bodies;            // per constraint (Constraint::bodies, asked once)
   std::vector<std::uint8_t> m_projectable;   // per constraint (Constraint::projectable)
   std::vector<int> m_active, m_rowOffset, m_colOffset;
+  // per constraint: (nb, body[0], body[1]) at its last evaluation; m_layout counts their changes
+  std::vector<std::array<int, 3>> m_rowBodies;
+  long m_layout = 0;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;  // per body: (constraint, slot)
   bool m_symmetric = true;
   Eigen::VectorXd m_B, m_fc;
