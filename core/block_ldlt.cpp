@@ -157,7 +157,8 @@ bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
       m_lower[size_t(id)].noalias() = m_offdiag[size_t(id)] * m_dinv[size_t(k)];
     for (int u = m_updStart[size_t(k)]; u < m_updStart[size_t(k) + 1]; ++u) {
       const auto& [target, idj, idl] = m_updates[size_t(u)];
-      if (target < 0) m_diag[size_t(-1 - target)].noalias() -= m_lower[size_t(idj)] * m_offdiag[size_t(idl)].transpose();
+      // (on the diagonal j = l: L_jk A_jk^T = A_jk D_k^-1 A_jk^T is symmetric)
+      if (target < 0) addSymmetricProduct(m_diag[size_t(-1 - target)], -1.0, m_lower[size_t(idj)], m_offdiag[size_t(idl)]);
       else m_offdiag[size_t(target)].noalias() -= m_lower[size_t(idj)] * m_offdiag[size_t(idl)].transpose();
     }
   }

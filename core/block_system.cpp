@@ -50,7 +50,7 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       Mat3& X = m_x[2 * size_t(c) + size_t(s)];
       X.noalias() = r.Ja[s] * k.invI;
       Mat3& D = m_ldlt.diag(node);
-      D.noalias() += X * r.Ja[s].transpose();
+      addSymmetricProduct(D, 1.0, X, r.Ja[s]);  // X Ja^T = Ja I^-1 Ja^T
       if (r.unit[s]) D.diagonal().array() += k.invMass;
       else D.noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose();
     }

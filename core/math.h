@@ -36,6 +36,17 @@ inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
   return R;
 }
 
+// S += scale A B^T for a product known to be symmetric (A = B C with C symmetric): its six
+// distinct entries, each a dot product of rows, mirrored.
+inline void addSymmetricProduct(Mat3& S, double scale, const Mat3& A, const Mat3& B) {
+  for (int a = 0; a < 3; ++a)
+    for (int b = a; b < 3; ++b) {
+      const double v = scale * (A(a, 0) * B(b, 0) + A(a, 1) * B(b, 1) + A(a, 2) * B(b, 2));
+      S(a, b) += v;
+      if (b != a) S(b, a) += v;
+    }
+}
+
 // The centripetal acceleration w x (w x r) of a point at the offset r from the centre of a
 // body turning at w (the velocity-product part of its acceleration; constraint_parts.h).
 inline Vec3 pointAcceleration(const Vec3& w, const Vec3& r) { return w.cross(w.cross(r)); }
