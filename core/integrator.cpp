@@ -172,17 +172,22 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
       if (maxAbs(r.D, r.d) <= kProjectionThreshold) assembled[size_t(j)] = 1;
     }
   };
+  // the largest |D| (or |D1|) of the assembled constraints
+  auto largest = [&](bool rates) {
+    double maxD = 0.0;
+    for (int j : sys.active()) {
+      const ConstraintRows& r = sys.rows()[size_t(j)];
+      if (assembled[size_t(j)]) maxD = std::max(maxD, maxAbs(rates ? r.D1 : r.D, r.d));
+    }
+    return maxD;
+  };
   // the right-hand side: D (or D1) of the assembled constraints, 0 for the others
   auto gather = [&](bool rates) {
-    double maxD = 0.0;
     mu.setZero(sys.report().rows);
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      if (!assembled[size_t(j)]) continue;
-      mu.segment(sys.rowOffset()[size_t(j)], r.d) = (rates ? r.D1 : r.D).head(r.d);
-      maxD = std::max(maxD, maxAbs(rates ? r.D1 : r.D, r.d));
+      if (assembled[size_t(j)]) mu.segment(sys.rowOffset()[size_t(j)], r.d) = (rates ? r.D1 : r.D).head(r.d);
     }
-    return maxD;
   };
   // -W J^T mu per body (or -J^T mu for momenta): computed first, applied only when the step is
   // trustworthy (a Newton step removes D, so it is about D's size; a far larger one comes from
@@ -258,8 +263,9 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   if (sys.active().empty()) return;
   const double tol = model.settings.projectionTolerance;
   for (int it = 0; it < kProjectionIterations; ++it) {
-    const double maxD = gather(false);
+    const double maxD = largest(false);
     if (maxD <= tol || !std::isfinite(maxD)) break;
+    gather(false);
     c.system.factorMassWeighted(model, assembled);
     c.system.solveFactored(mu);
     yBefore = c.y;
@@ -270,7 +276,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     for (double alpha = 1.0; alpha > 0.05 && !decreased; alpha *= 0.5) {
       applyPositions(alpha);
       evaluateRowsAt(model, p, t, c);  // new D (and rows) at the corrected positions
-      decreased = gather(false) < maxD;
+      decreased = largest(false) < maxD;
     }
     if (!decreased) {
       // no decrease at all: nearly redundant constraints make J W J^T nearly singular; keep
@@ -291,8 +297,9 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     c.rowsCurrent = true;
     return;
   }
-  const double maxRate = gather(true);
+  const double maxRate = largest(true);
   if (maxRate > 0.0) {
+    gather(true);
     c.system.factorMassWeighted(model, assembled);
     c.system.solveFactored(mu);
     correct(true, maxRate);
