@@ -163,14 +163,18 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   Eigen::VectorXd& mu = c.mu;
   const ConstraintSystem& sys = c.system;
   // which constraints count as assembled: sticky from the first step they are met, cleared
-  // while they are inactive (no row offset)
+  // while they are inactive (no row offset). Returns the largest |D| of the assembled ones.
   auto updateAssembled = [&] {
     for (size_t j = 0; j < assembled.size(); ++j)
       if (sys.rowOffset()[j] < 0) assembled[j] = 0;
+    double maxD = 0.0;
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      if (maxAbs(r.D, r.d) <= kProjectionThreshold) assembled[size_t(j)] = 1;
+      const double d = maxAbs(r.D, r.d);
+      if (d <= kProjectionThreshold) assembled[size_t(j)] = 1;
+      if (assembled[size_t(j)]) maxD = std::max(maxD, d);
     }
+    return maxD;
   };
   // the largest |D| (or |D1|) of the assembled constraints
   auto largest = [&](bool rates) {
@@ -259,11 +263,11 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     }
   };
   evaluateRowsAt(model, p, t, c);
-  updateAssembled();
+  double maxD = updateAssembled();
   if (sys.active().empty()) return;
   const double tol = model.settings.projectionTolerance;
   for (int it = 0; it < kProjectionIterations; ++it) {
-    const double maxD = largest(false);
+    if (it > 0) maxD = largest(false);
     if (maxD <= tol || !std::isfinite(maxD)) break;
     gather(false);
     c.system.factorMassWeighted(model, assembled);
