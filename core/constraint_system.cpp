@@ -159,12 +159,13 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
   m_armPasses = 0;
   m_cApplied.resize(m_active.size());
   const bool holding = stab.velocityLevel && stab.assembled;
+  const double invH = 1.0 / stab.h;
   for (size_t node = 0; node < m_active.size(); ++node) {
     const int j = m_active[node];
     const ConstraintRows& r = m_rows[size_t(j)];
     Vec3 b = Vec3::Zero();
     if (stab.velocityLevel) {
-      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * (1.0 / stab.h);
+      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * invH;
       if (holding && heldPointPair(r, j, *stab.assembled)) {
         // the first guess of the fixed point: c at w moved on by its trend over the last step
         // (or at the start velocities)
