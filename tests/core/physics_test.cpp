@@ -124,10 +124,8 @@ TEST(Physics, EulerStepTurnsASteadySpinExactly) {
   }
 }
 
-// Torque-free box (extents 1 x 2 x 3: I_x > I_y > I_z) spun about its intermediate axis y with
-// a small perturbation: the Dzhanibekov flip. L is constant; 1/2 L . w is constant.
 // The step's small-matrix helpers against their plain definitions.
-TEST(Physics, WorldInertiaInverseAndFinitenessHelpers) {
+TEST(Physics, SmallMatrixAndFinitenessHelpers) {
   const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()).toRotationMatrix();
   const Vec3 d(0.3, 2.0, 7.5);
   const Mat3 I = rotateDiagonal(R, d);
@@ -136,6 +134,15 @@ TEST(Physics, WorldInertiaInverseAndFinitenessHelpers) {
   ASSERT_TRUE(invertSpd(I, 1e-12, inv));
   EXPECT_LT((inv * I - Mat3::Identity()).norm(), 1e-13);
   EXPECT_FALSE(invertSpd(rotateDiagonal(R, Vec3(1, 1, 0)), 1e-12, inv));  // singular
+  // the rotation of q / |q| from an unnormalized q (no square root), and the identity for q = 0
+  const Quat q(Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()));
+  EXPECT_LT((rotationOf(3.0 * q.w(), 3.0 * q.x(), 3.0 * q.y(), 3.0 * q.z()) - R).norm(), 1e-14);
+  EXPECT_EQ(rotationOf(0.0, 0.0, 0.0, 0.0), Mat3::Identity());
+  // S += s A B^T for a symmetric product (A = B C, C symmetric), against the full product
+  const Mat3 B = Mat3::Random(), A = B * I;
+  Mat3 S = I;
+  addSymmetricProduct(S, -0.5, A, B);
+  EXPECT_LT((S - (I - 0.5 * A * B.transpose())).norm(), 1e-12);
   // every position (the four-wide loop and the remainder), NaN and both infinities
   for (const int n : {3, 13, 26, 27}) {
     Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -1e300, 1e300);
@@ -149,6 +156,8 @@ TEST(Physics, WorldInertiaInverseAndFinitenessHelpers) {
   }
 }
 
+// Torque-free box (extents 1 x 2 x 3: I_x > I_y > I_z) spun about its intermediate axis y with
+// a small perturbation: the Dzhanibekov flip. L is constant; 1/2 L . w is constant.
 TEST(Physics, TorqueFreeBoxIntermediateAxisFlips) {
   Scene s = test::paperScene();
   s.settings.dt = 1e-3;
