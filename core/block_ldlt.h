@@ -24,6 +24,8 @@ class BlockLdlt {
   bool analyzed() const { return m_n >= 0; }
   int size() const { return m_n; }
   int fillBlocks() const { return static_cast<int>(m_offdiag.size()) - m_inputEdges; }
+  // Where block row a comes in the elimination order (0 first).
+  int position(int a) const { return m_pos[size_t(a)]; }
 
   // Values, in the caller's numbering: set every block to zero, then add.
   void setZero();

@@ -115,20 +115,20 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
 // K = -k |r|^2 (1 - n n^T), n = r / |r|: the torque turns the body back towards the pull, a
 // stiffness. Returned: -K's tension part, (f . r)(1 - n n^T) when f . r > 0, else zero
 // (compression and shear would soften; they are left out).
-// addTensionStiffness adds scale times it to S, entry by entry (it is symmetric: six products;
+// addTensionStiffness adds scale times it to S, written out (it is symmetric: six products;
 // the step's geometric stiffness sums it over every taut point of every body).
 inline void addTensionStiffness(Mat33& S, double scale, const Vec3& f, const Vec3& r) {
   const double fr = f.dot(r), l2 = r.squaredNorm();
   if (!(fr > 0.0) || !(l2 > 0.0)) return;
   const double a = scale * fr, b = a / l2;
-  for (int i = 0; i < 3; ++i) {
-    S(i, i) += a - b * r(i) * r(i);
-    for (int j = i + 1; j < 3; ++j) {
-      const double v = b * r(i) * r(j);
-      S(i, j) -= v;
-      S(j, i) -= v;
-    }
-  }
+  const double r0 = r.x(), r1 = r.y(), r2 = r.z(), b0 = b * r0, b1 = b * r1;
+  const double v01 = b0 * r1, v02 = b0 * r2, v12 = b1 * r2;
+  S(0, 0) += a - b0 * r0;
+  S(1, 1) += a - b1 * r1;
+  S(2, 2) += a - b * r2 * r2;
+  S(0, 1) -= v01; S(1, 0) -= v01;
+  S(0, 2) -= v02; S(2, 0) -= v02;
+  S(1, 2) -= v12; S(2, 1) -= v12;
 }
 inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
   Mat33 S = Mat33::Zero();

@@ -37,14 +37,22 @@ inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
 }
 
 // S += scale A B^T for a product known to be symmetric (A = B C with C symmetric): its six
-// distinct entries, each a dot product of rows, mirrored.
+// distinct entries, each a dot product of rows, mirrored. Written out: as loops (the inner one
+// with a variable start) the compiler kept the loop counters and reloaded every entry.
 inline void addSymmetricProduct(Mat3& S, double scale, const Mat3& A, const Mat3& B) {
-  for (int a = 0; a < 3; ++a)
-    for (int b = a; b < 3; ++b) {
-      const double v = scale * (A(a, 0) * B(b, 0) + A(a, 1) * B(b, 1) + A(a, 2) * B(b, 2));
-      S(a, b) += v;
-      if (b != a) S(b, a) += v;
-    }
+  const double a00 = A(0, 0), a01 = A(0, 1), a02 = A(0, 2), a10 = A(1, 0), a11 = A(1, 1), a12 = A(1, 2);
+  const double a20 = A(2, 0), a21 = A(2, 1), a22 = A(2, 2);
+  const double b00 = B(0, 0), b01 = B(0, 1), b02 = B(0, 2), b10 = B(1, 0), b11 = B(1, 1), b12 = B(1, 2);
+  const double b20 = B(2, 0), b21 = B(2, 1), b22 = B(2, 2);
+  const double s01 = scale * (a00 * b10 + a01 * b11 + a02 * b12);
+  const double s02 = scale * (a00 * b20 + a01 * b21 + a02 * b22);
+  const double s12 = scale * (a10 * b20 + a11 * b21 + a12 * b22);
+  S(0, 0) += scale * (a00 * b00 + a01 * b01 + a02 * b02);
+  S(1, 1) += scale * (a10 * b10 + a11 * b11 + a12 * b12);
+  S(2, 2) += scale * (a20 * b20 + a21 * b21 + a22 * b22);
+  S(0, 1) += s01; S(1, 0) += s01;
+  S(0, 2) += s02; S(2, 0) += s02;
+  S(1, 2) += s12; S(2, 1) += s12;
 }
 
 // The centripetal acceleration w x (w x r) of a point at the offset r from the centre of a
@@ -52,13 +60,20 @@ inline void addSymmetricProduct(Mat3& S, double scale, const Mat3& A, const Mat3
 inline Vec3 pointAcceleration(const Vec3& w, const Vec3& r) { return w.cross(w.cross(r)); }
 
 // R diag(d) R^T: a body's principal inertia (or its inverse) in world axes. Symmetric: six
-// entries, each sum_c R_ac d_c R_bc.
+// entries, each sum_c R_ac d_c R_bc (written out, as addSymmetricProduct).
 inline Mat3 rotateDiagonal(const Mat3& R, const Vec3& d) {
+  const double r00 = R(0, 0), r01 = R(0, 1), r02 = R(0, 2), r10 = R(1, 0), r11 = R(1, 1), r12 = R(1, 2);
+  const double r20 = R(2, 0), r21 = R(2, 1), r22 = R(2, 2);
+  const double d0 = d.x(), d1 = d.y(), d2 = d.z();
+  const double s00 = r00 * d0, s01 = r01 * d1, s02 = r02 * d2;  // row 0 of R diag(d)
+  const double s10 = r10 * d0, s11 = r11 * d1, s12 = r12 * d2;  // row 1
   Mat3 out;
-  for (int a = 0; a < 3; ++a) {
-    const double ra0 = R(a, 0) * d.x(), ra1 = R(a, 1) * d.y(), ra2 = R(a, 2) * d.z();
-    for (int b = a; b < 3; ++b) out(a, b) = out(b, a) = ra0 * R(b, 0) + ra1 * R(b, 1) + ra2 * R(b, 2);
-  }
+  out(0, 0) = s00 * r00 + s01 * r01 + s02 * r02;
+  out(1, 1) = s10 * r10 + s11 * r11 + s12 * r12;
+  out(2, 2) = r20 * d0 * r20 + r21 * d1 * r21 + r22 * d2 * r22;
+  out(0, 1) = out(1, 0) = s00 * r10 + s01 * r11 + s02 * r12;
+  out(0, 2) = out(2, 0) = s00 * r20 + s01 * r21 + s02 * r22;
+  out(1, 2) = out(2, 1) = s10 * r20 + s11 * r21 + s12 * r22;
   return out;
 }
 

@@ -73,6 +73,23 @@ TEST(BlockLdlt, ChainHasNoFill) {
   check(p, 0);
 }
 
+// The ordering eliminates a chain from both ends in turn, so that consecutive columns of the
+// factorization belong to independent branches (see BlockLdlt::analyze).
+TEST(BlockLdlt, ChainIsEliminatedFromBothEndsInTurn) {
+  const int n = 9;
+  Problem p{n, {}};
+  for (int i = 0; i + 1 < n; ++i) p.edges.push_back({i, i + 1});
+  BlockLdlt f;
+  f.analyze(n, p.edges);
+  EXPECT_EQ(f.fillBlocks(), 0);
+  // node i from the front goes at 2i, node i from the back at 2i + 1, the middle one last
+  for (int i = 0; i < n / 2; ++i) {
+    EXPECT_EQ(f.position(i), 2 * i) << i;
+    EXPECT_EQ(f.position(n - 1 - i), 2 * i + 1) << i;
+  }
+  EXPECT_EQ(f.position(n / 2), n - 1);
+}
+
 TEST(BlockLdlt, TreeHasNoFill) {
   // a binary tree of bodies with a constraint per edge: constraints sharing a body form
   // cliques of 3 (parent joint + two child joints); eliminating leaves first adds nothing
