@@ -105,35 +105,49 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
   if (m_rows.size() != model.constraints.size()) reset(model);
   m_kin = &ctx.bodies;
   m_matrixBuilt = false;
-  for (int j : m_active) m_node[size_t(j)] = -1;
-  m_active.clear();
-  for (auto& inc : m_incidence) inc.clear();
 
-  // evaluate the active constraints and lay out their rows and columns
+  // evaluate the active constraints and lay out their rows and columns; the incidence lists
+  // are rebuilt only when the active set or some constraint's bodies changed
   int rows = 0, cols = 0;
+  int count = 0;          // active so far
+  bool changed = false;   // the active set or the bodies of one
   m_symmetric = true;
   for (size_t j = 0; j < model.constraints.size(); ++j) {
     m_rowOffset[j] = m_colOffset[j] = -1;
-    if (!params.constraintEnabled[j]) continue;
-    const Constraint& c = *model.constraints[j];
-    bool present = true;
+    bool present = params.constraintEnabled[j];
     for (int b : m_bodies[j]) present = present && params.bodyActive[size_t(b)];
-    if (!present) continue;
+    if (!present) {
+      if (m_node[j] >= 0) changed = true;
+      m_node[j] = -1;
+      continue;
+    }
     ConstraintRows& r = m_rows[j];
-    c.evaluate(ctx, r);
-    m_node[j] = static_cast<int>(m_active.size());
-    m_active.push_back(static_cast<int>(j));
+    model.constraints[j]->evaluate(ctx, r);
+    if (m_node[j] != count) changed = true;
+    m_node[j] = count;
+    if (size_t(count) < m_active.size()) m_active[size_t(count)] = static_cast<int>(j);
+    else m_active.push_back(static_cast<int>(j));
+    ++count;
     m_rowOffset[j] = rows;
     m_colOffset[j] = cols;
     rows += r.d;
     cols += r.f;
     m_symmetric = m_symmetric && !r.customForce;
-    for (int s = 0; s < r.nb; ++s) m_incidence[size_t(r.body[s])].push_back({int(j), s});
     // the bodies a constraint acts on may change (a distance at zero length has none)
     const std::array<int, 3> bodies{r.nb, r.body[0], r.body[1]};
     if (bodies != m_rowBodies[j]) {
       m_rowBodies[j] = bodies;
       ++m_layout;
+      changed = true;
+    }
+  }
+  if (m_active.size() != size_t(count)) changed = true;
+  m_active.resize(size_t(count));
+  if (changed) {
+    for (auto& inc : m_incidence) inc.clear();
+    for (int j : m_active) {
+      const ConstraintRows& r = m_rows[size_t(j)];
+      for (int s = 0; s < r.nb; ++s) m_incidence[size_t(r.body[s])].push_back({j, s});
     }
   }
   m_report = {};
@@ -307,12 +321,18 @@ bool ConstraintSystem::solveBlock(bool regularize) {
   const bool ok = m_main.factorize(regularize ? kRegularization : 0.0, regularize || m_reportResidual);
   if (!ok && !regularize) return false;
   m_mainFactored = ok && !regularize;
-  // right-hand side -B, padded to 3 per node
+  // right-hand side -B, padded to 3 per node (B itself when every constraint has 3 rows: rows
+  // are stacked in node order)
   const int n = static_cast<int>(m_active.size());
-  m_r.setZero(3 * n);
-  for (int node = 0; node < n; ++node) {
-    const int j = m_active[size_t(node)];
-    m_r.segment(3 * node, m_rows[size_t(j)].d) = -m_B.segment(m_rowOffset[size_t(j)], m_rows[size_t(j)].d);
+  const bool padded = m_report.rows != 3 * n;
+  if (padded) {
+    m_r.setZero(3 * n);
+    for (int node = 0; node < n; ++node) {
+      const int j = m_active[size_t(node)];
+      m_r.segment(3 * node, m_rows[size_t(j)].d) = -m_B.segment(m_rowOffset[size_t(j)], m_rows[size_t(j)].d);
+    }
+  } else {
+    m_r = -m_B;
   }
   m_x = m_r;
   m_main.solve(m_x);
@@ -328,9 +348,13 @@ bool ConstraintSystem::solveBlock(bool regularize) {
   }
   m_report.path = regularize ? SolvePath::Regularized : SolvePath::BlockLdlt;
   m_report.rank = regularize ? -1 : m_report.rows;
-  for (int node = 0; node < n; ++node) {
-    const int j = m_active[size_t(node)];
-    m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].d) = m_x.segment(3 * node, m_rows[size_t(j)].d);
+  if (padded) {
+    for (int node = 0; node < n; ++node) {
+      const int j = m_active[size_t(node)];
+      m_fc.segment(m_colOffset[size_t(j)], m_rows[size_t(j)].d) = m_x.segment(3 * node, m_rows[size_t(j)].d);
+    }
+  } else {
+    m_fc = m_x;  // (f = d: columns are stacked like the rows)
   }
   // residual M Fc + B, with the assembled blocks (kept for it)
   if (!regularize && !m_reportResidual) {
