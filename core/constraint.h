@@ -94,8 +94,10 @@ struct ConstraintRows {
   // Jl[s] x and Jl[s]^T x, with the identity shortcut.
   Vec3 jl(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s] * x); }
   Vec3 jlT(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s].transpose() * x); }
-  // A unit slot's point offset r from its body's centre (world): there Ja = -unit [r]x.
-  Vec3 arm(int s) const { return -double(unit[s]) * Vec3(Ja[s](2, 1), Ja[s](0, 2), Ja[s](1, 0)); }
+  // A unit slot's point offset r from its body's centre (world): there Ja = -unit [r]x = [a]x
+  // with a = -unit r (skewArm).
+  Vec3 skewArm(int s) const { return Vec3(Ja[s](2, 1), Ja[s](0, 2), Ja[s](1, 0)); }
+  Vec3 arm(int s) const { return -double(unit[s]) * skewArm(s); }
 };
 
 // The (at most two) bodies a constraint involves, without allocating.

@@ -29,6 +29,12 @@ bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_
   return r.unit[0] && (r.nb == 1 || r.unit[1]);
 }
 
+// A held constraint's D1*: the part of D beyond tol (what projection leaves of it), cancelled at
+// the given rate (see velocityTarget).
+inline Vec3 heldTarget(const Vec3& D, double tol, double rate) {
+  return (D - D.cwiseMax(-tol).cwiseMin(tol)) * -rate;
+}
+
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable, const Stabilization& stab) {
   const double h = stab.h;
@@ -40,9 +46,7 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable
     // 1e-7 m residue over a 1e-8 s step threw the links of a chain at 10 m/s, and feeding the
     // residue back at all spun a long chain's links at hundreds of rad/s at dt = 1/3840.
     // Constraints projection does not handle get the whole D back.
-    const double tol = projectable ? stab.holdTolerance : 0.0;
-    const Vec3 excess = r.D - r.D.cwiseMax(-tol).cwiseMin(tol);
-    return excess * (-1.0 / std::max(h, stab.hNominal));
+    return heldTarget(r.D, projectable ? stab.holdTolerance : 0.0, 1.0 / std::max(h, stab.hNominal));
   }
   // While a constraint assembles, its rate also moves by h c over the step (the Jacobian turns
   // with the bodies): D1(t + h) = J u' + e + h c. Targeting J u' + e = D1* - h c keeps the tau
@@ -167,32 +171,39 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     m_alpha0[i] = k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w)));
   }
 
-  m_B.setZero(m_report.rows);
+  m_B.resize(m_report.rows);  // (every row is written below)
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
   m_heldPairs.clear();
   m_armPasses = 0;
   m_cApplied.resize(m_active.size());
   const bool holding = stab.velocityLevel && stab.assembled;
-  const double invH = 1.0 / stab.h;
+  const double invH = 1.0 / stab.h, holdRate = 1.0 / std::max(stab.h, stab.hNominal);
   for (size_t node = 0; node < m_active.size(); ++node) {
     const int j = m_active[node];
     const ConstraintRows& r = m_rows[size_t(j)];
-    Vec3 b = Vec3::Zero();
+    Vec3 b;
+    if (holding && heldPointPair(r, j, *stab.assembled)) {
+      // the common case, written out: held, both slots unit (Jl = u 1, Ja = [a]x with a = -u r)
+      b = (r.D1 - heldTarget(r.D, m_projectable[size_t(j)] ? stab.holdTolerance : 0.0, holdRate)) * invH;
+      // the first guess of the fixed point: c at w moved on by its trend over the last step (or
+      // at the start velocities); u c(w, r) = -c(w, a)
+      Vec3 guess = Vec3::Zero();
+      for (int s = 0; s < r.nb; ++s) {
+        const size_t bi = size_t(r.body[s]);
+        const Vec3 a = r.skewArm(s);
+        b += double(r.unit[s]) * m_a0[bi] + a.cross(m_alpha0[bi]);  // J [a0; alpha0]
+        const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
+        guess -= pointAcceleration(w, a);
+      }
+      b += 0.5 * guess;
+      m_cApplied[node] = guess;
+      m_heldPairs.push_back(int(node));
+      m_B.segment<3>(m_rowOffset[size_t(j)]) = b;
+      continue;
+    }
+    b.setZero();
     if (stab.velocityLevel) {
       b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * invH;
-      if (holding && heldPointPair(r, j, *stab.assembled)) {
-        // the first guess of the fixed point: c at w moved on by its trend over the last step
-        // (or at the start velocities)
-        Vec3 guess = Vec3::Zero();
-        for (int s = 0; s < r.nb; ++s) {
-          const size_t bi = size_t(r.body[s]);
-          const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
-          guess += double(r.unit[s]) * pointAcceleration(w, r.arm(s));
-        }
-        b += 0.5 * guess;
-        m_cApplied[node] = guess;
-        m_heldPairs.push_back(int(node));
-      }
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];
@@ -545,7 +556,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
     for (int node : m_heldPairs) {
       const ConstraintRows& r = m_rows[size_t(m_active[size_t(node)])];
       Vec3 c = Vec3::Zero();
-      for (int s = 0; s < r.nb; ++s) c += double(r.unit[s]) * pointAcceleration(m_wEnd[size_t(r.body[s])], r.arm(s));
+      for (int s = 0; s < r.nb; ++s) c -= pointAcceleration(m_wEnd[size_t(r.body[s])], r.skewArm(s));  // (as formEquation)
       const Vec3 dc = c - m_cApplied[size_t(node)];
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());

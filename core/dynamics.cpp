@@ -86,10 +86,9 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
     if (size_t(j) >= force.size() || r.customForce) continue;
-    for (int s = 0; s < r.nb; ++s) {
-      if (!r.unit[s]) continue;
-      addTensionStiffness(ctx.stiffness[size_t(r.body[s])], h2, double(r.unit[s]) * force[size_t(j)], r.arm(s));
-    }
+    // the slot's force u f at r = -u a (Constraint::skewArm) is -f at a: f . r and r r^T are the same
+    for (int s = 0; s < r.nb; ++s)
+      if (r.unit[s]) addTensionStiffness(ctx.stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.skewArm(s));
   }
   ctx.plainInvI.resize(ctx.kin.size());
   ctx.worldInertia.resize(ctx.kin.size());
