@@ -48,18 +48,27 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       if (node < 0) continue;
       const ConstraintRows& r = rows[size_t(c)];
       Mat3& X = m_x[2 * size_t(c) + size_t(s)];
-      X.noalias() = r.Ja[s] * k.invI;
       Mat3& D = m_ldlt.diag(node);
-      addSymmetricProduct(D, 1.0, X, r.Ja[s]);  // X Ja^T = Ja I^-1 Ja^T
-      if (r.unit[s]) D.diagonal().array() += k.invMass;
-      else D.noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose();
+      if (r.unit[s]) {  // a point's Jacobian: Jl = u 1, Ja = [a]x
+        const Vec3 a = r.skewArm(s);
+        X = skewTimes(a, k.invI);
+        addTimesSkewTSymmetric(D, X, a);  // X Ja^T = Ja I^-1 Ja^T
+        D.diagonal().array() += k.invMass;
+      } else {
+        X.noalias() = r.Ja[s] * k.invI;
+        addSymmetricProduct(D, 1.0, X, r.Ja[s]);
+        D.noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose();
+      }
     }
   }
   for (const PairBlock& p : m_pairs) {
     const BodyKinematics& k = kin[size_t(p.body)];
     const ConstraintRows& ra = rows[size_t(m_nodes[size_t(p.a)])];
     const ConstraintRows& rb = rows[size_t(m_nodes[size_t(p.b)])];
-    Mat3 blk = m_x[2 * size_t(m_nodes[size_t(p.a)]) + size_t(p.sa)] * rb.Ja[p.sb].transpose();
+    const Mat3& X = m_x[2 * size_t(m_nodes[size_t(p.a)]) + size_t(p.sa)];
+    Mat3 blk;
+    if (rb.unit[p.sb]) blk = timesSkewT(X, rb.skewArm(p.sb));
+    else blk.noalias() = X * rb.Ja[p.sb].transpose();
     if (ra.unit[p.sa] && rb.unit[p.sb]) blk.diagonal().array() += k.invMass * double(ra.unit[p.sa] * rb.unit[p.sb]);
     else blk.noalias() += k.invMass * ra.Jl[p.sa] * rb.Jl[p.sb].transpose();
     m_ldlt.addOffDiag(p.edge, blk);

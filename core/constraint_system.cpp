@@ -597,8 +597,11 @@ void ConstraintSystem::applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) c
       if (r.customForce) {
         F[b].noalias() += r.G[s] * fc;
         T[b].noalias() += r.H[s] * fc;
+      } else if (r.unit[s]) {  // Jl = u 1, Ja = [a]x: J^T fc = (u fc, fc x a)
+        F[b] += double(r.unit[s]) * fc;
+        T[b] += fc.cross(r.skewArm(s));
       } else {
-        F[b] += r.jlT(s, fc);
+        F[b].noalias() += r.Jl[s].transpose() * fc;
         T[b].noalias() += r.Ja[s].transpose() * fc;
       }
     }

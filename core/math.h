@@ -55,6 +55,44 @@ inline void addSymmetricProduct(Mat3& S, double scale, const Mat3& A, const Mat3
   S(1, 2) += s12; S(2, 1) += s12;
 }
 
+// Products with a cross-product matrix, written out (a point's angular Jacobian is one, Ja = [a]x):
+// [a]x M, whose column j is a x M_j (18 products instead of 27);
+inline Mat3 skewTimes(const Vec3& a, const Mat3& M) {
+  const double a0 = a.x(), a1 = a.y(), a2 = a.z();
+  Mat3 X;
+  for (int j = 0; j < 3; ++j) {
+    const double m0 = M(0, j), m1 = M(1, j), m2 = M(2, j);
+    X(0, j) = a1 * m2 - a2 * m1;
+    X(1, j) = a2 * m0 - a0 * m2;
+    X(2, j) = a0 * m1 - a1 * m0;
+  }
+  return X;
+}
+// X [b]x^T, whose row i is (b x X_i.)^T (X_i. the row i of X);
+inline Mat3 timesSkewT(const Mat3& X, const Vec3& b) {
+  const double b0 = b.x(), b1 = b.y(), b2 = b.z();
+  Mat3 Y;
+  for (int i = 0; i < 3; ++i) {
+    const double x0 = X(i, 0), x1 = X(i, 1), x2 = X(i, 2);
+    Y(i, 0) = b1 * x2 - b2 * x1;
+    Y(i, 1) = b2 * x0 - b0 * x2;
+    Y(i, 2) = b0 * x1 - b1 * x0;
+  }
+  return Y;
+}
+// and S += X [b]x^T when that is symmetric (X = [b]x M with M symmetric): its six distinct entries.
+inline void addTimesSkewTSymmetric(Mat3& S, const Mat3& X, const Vec3& b) {
+  const double b0 = b.x(), b1 = b.y(), b2 = b.z();
+  const double s01 = b2 * X(0, 0) - b0 * X(0, 2), s02 = b0 * X(0, 1) - b1 * X(0, 0);
+  const double s12 = b0 * X(1, 1) - b1 * X(1, 0);
+  S(0, 0) += b1 * X(0, 2) - b2 * X(0, 1);
+  S(1, 1) += b2 * X(1, 0) - b0 * X(1, 2);
+  S(2, 2) += b0 * X(2, 1) - b1 * X(2, 0);
+  S(0, 1) += s01; S(1, 0) += s01;
+  S(0, 2) += s02; S(2, 0) += s02;
+  S(1, 2) += s12; S(2, 1) += s12;
+}
+
 // The centripetal acceleration w x (w x r) of a point at the offset r from the centre of a
 // body turning at w (the velocity-product part of its acceleration; constraint_parts.h).
 inline Vec3 pointAcceleration(const Vec3& w, const Vec3& r) { return w.cross(w.cross(r)); }

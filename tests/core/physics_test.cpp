@@ -143,6 +143,14 @@ TEST(Physics, SmallMatrixAndFinitenessHelpers) {
   Mat3 S = I;
   addSymmetricProduct(S, -0.5, A, B);
   EXPECT_LT((S - (I - 0.5 * A * B.transpose())).norm(), 1e-12);
+  // products with a cross-product matrix [a]x (skew(a)), and the symmetric one
+  const Vec3 a(0.3, -1.1, 0.8), b(-0.4, 0.2, 1.5);
+  const Mat3 X = skewTimes(a, I);
+  EXPECT_LT((X - skew(a) * I).norm(), 1e-14);
+  EXPECT_LT((timesSkewT(X, b) - X * skew(b).transpose()).norm(), 1e-14);
+  Mat3 T = I;
+  addTimesSkewTSymmetric(T, X, a);
+  EXPECT_LT((T - (I + skew(a) * I * skew(a).transpose())).norm(), 1e-13);
   // every position (the four-wide loop and the remainder), NaN and both infinities
   for (const int n : {3, 13, 26, 27}) {
     Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -1e300, 1e300);
