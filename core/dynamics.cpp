@@ -102,7 +102,7 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
     if (!(trS > 0.0)) continue;  // (S is positive semi-definite: zero trace, zero S)
     const double weight = std::clamp(0.5 * (trS / bm.inertia.sum() - 1.0), 0.0, 1.0);
     if (weight == 0.0) continue;
-    S *= weight;
+    if (weight < 1.0) S *= weight;
     ctx.plainInvI[i] = k.invI;
     Mat3& I = ctx.worldInertia[i];
     I = rotateDiagonal(k.R, bm.inertia);

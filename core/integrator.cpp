@@ -158,7 +158,7 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
   }
 }
 
-void projectPositions(const Model& model, const Params& p, double t, StepContext& c,
+bool projectPositions(const Model& model, const Params& p, double t, StepContext& c,
                       std::vector<std::uint8_t>& assembled) {
   Eigen::VectorXd& mu = c.mu;
   const ConstraintSystem& sys = c.system;
@@ -264,7 +264,8 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
   };
   evaluateRowsAt(model, p, t, c);
   double maxD = updateAssembled();
-  if (sys.active().empty()) return;
+  if (sys.active().empty()) return false;
+  bool moved = false;
   const double tol = model.settings.projectionTolerance;
   for (int it = 0; it < kProjectionIterations; ++it) {
     if (it > 0) maxD = largest(false);
@@ -279,6 +280,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     bool decreased = false;
     for (double alpha = 1.0; alpha > 0.05 && !decreased; alpha *= 0.5) {
       applyPositions(alpha);
+      moved = true;
       evaluateRowsAt(model, p, t, c);  // new D (and rows) at the corrected positions
       decreased = largest(false) < maxD;
     }
@@ -299,7 +301,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     c.rowsY = c.y;
     c.rowsT = t;
     c.rowsCurrent = true;
-    return;
+    return moved;
   }
   const double maxRate = largest(true);
   if (maxRate > 0.0) {
@@ -308,6 +310,7 @@ void projectPositions(const Model& model, const Params& p, double t, StepContext
     c.system.solveFactored(mu);
     correct(true, maxRate);
   }
+  return moved;
 }
 
 namespace {

@@ -58,8 +58,7 @@ bool Simulation::stepOnce(double h) {
   }
   normalizeQuaternions(m_ctx.y);
   if (m.settings.projection && allFiniteLong(m_ctx.y)) {
-    projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled);
-    normalizeQuaternions(m_ctx.y);
+    if (projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled)) normalizeQuaternions(m_ctx.y);
   }
   if (!allFiniteLong(m_ctx.y)) return false;
   unpack(m_ctx.y, m_state.bodies);
