@@ -39,15 +39,14 @@ namespace {
 // unequal moments (thin rods: the three-link bar gained 1e9 J in 50 s). Taking w at the
 // midpoint orientation instead,
 //   q_half = exp(h/2 w(q)) q,   q' = exp(h w(q_half)) q,
-// is second order in the rotation and keeps 1/2 L . w(q) nearly constant. w(q) = invI L with
+// is second order in the rotation and keeps 1/2 L . w(q) nearly constant. w0 = w(q) = I^-1 L with
 // the world inverse inertia of the kinematics (R I_body^-1 R^T at q); w(q_half) by turning L
 // into body axes and back (R_half^T L, scaled, then R_half). The half step, which only places
 // the point where w is taken, is q_half = normalize(q + h/4 w q): that differs from
 // exp(h/2 w) q only at third order in h |w| (the midpoint rule's own error is of that order),
 // and saves a sine and cosine per body per step; its rotation matrix is taken without
 // normalizing (rotationOf). The full step is the exact exponential.
-Quat advanceOrientation(const Quat& q, const Vec3& L, const Mat3& invI, const Vec3& invInertiaBody, double h) {
-  const Vec3 w0 = invI * L;
+Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& w0, const Vec3& invInertiaBody, double h) {
   const Quat wq = Quat(0.0, w0.x(), w0.y(), w0.z()) * q;
   const Eigen::Vector4d qh = q.coeffs() + (0.25 * h) * wq.coeffs();  // (x, y, z, w)
   const Mat3 half = rotationOf(qh.w(), qh.x(), qh.y(), qh.z());
@@ -98,11 +97,12 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     // kick: momenta
     c.y.segment<3>(i + 7) += h * c.F[b];
     c.y.segment<3>(i + 10) += h * c.T[b];
-    if (c.spinTrend) c.spinTrend->dw[b].noalias() = k.invI * Vec3(c.y.segment<3>(i + 10)) - k.w;
+    const Vec3 L = c.y.segment<3>(i + 10), w0 = k.invI * L;  // (w0: the new rate at the start orientation)
+    if (c.spinTrend) c.spinTrend->dw[b] = w0 - k.w;
     // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
-    setOrientation(c.y, i, advanceOrientation(q, c.y.segment<3>(i + 10), k.invI, model.bodies[b].invInertia, h));
+    setOrientation(c.y, i, advanceOrientation(q, L, w0, model.bodies[b].invInertia, h));
   }
 }
 
@@ -152,7 +152,7 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
     const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
     c.y.segment<3>(o) += (h * k.invMass) * P[i];
     const Quat q(c.y(o + 3), c.y(o + 4), c.y(o + 5), c.y(o + 6));
-    setOrientation(c.y, o, advanceOrientation(q, L[i], k.invI, model.bodies[i].invInertia, h));
+    setOrientation(c.y, o, advanceOrientation(q, L[i], k.invI * L[i], model.bodies[i].invInertia, h));
     c.y.segment<3>(o + 7) = P[i];
     c.y.segment<3>(o + 10) = L[i];
   }
