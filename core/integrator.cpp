@@ -265,7 +265,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
   evaluateRowsAt(model, p, t, c);
   double maxD = updateAssembled();
   if (sys.active().empty()) return false;
-  bool moved = false;
+  bool changed = false;
   const double tol = model.settings.projectionTolerance;
   for (int it = 0; it < kProjectionIterations; ++it) {
     if (it > 0) maxD = largest(false);
@@ -280,7 +280,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     bool decreased = false;
     for (double alpha = 1.0; alpha > 0.05 && !decreased; alpha *= 0.5) {
       applyPositions(alpha);
-      moved = true;
+      changed = true;
       evaluateRowsAt(model, p, t, c);  // new D (and rows) at the corrected positions
       decreased = largest(false) < maxD;
     }
@@ -301,16 +301,16 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     c.rowsY = c.y;
     c.rowsT = t;
     c.rowsCurrent = true;
-    return moved;
+    return changed;
   }
   const double maxRate = largest(true);
   if (maxRate > 0.0) {
     gather(true);
     c.system.factorMassWeighted(model, assembled);
     c.system.solveFactored(mu);
-    correct(true, maxRate);
+    changed = correct(true, maxRate) || changed;
   }
-  return moved;
+  return changed;
 }
 
 namespace {

@@ -43,7 +43,7 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
 // projection stands down for that step. Then velocities, by the same projection of the
 // momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0 (applied only if it decreases the largest
 // rate; not for velocity-level steps, whose implicit target already corrects the rates of
-// assembled constraints). Returns whether it moved any position.
+// assembled constraints). Returns whether it changed the state.
 inline constexpr double kProjectionThreshold = 1e-3;
 // 40: the 10 000-link chain's top links, under 10x the tension, sometimes need more than 16
 // (with 16 its joints opened to 45 um; with 40, 4.7 um, and no slower overall)

@@ -57,10 +57,12 @@ bool Simulation::stepOnce(double h) {
       break;
   }
   normalizeQuaternions(m_ctx.y);
-  if (m.settings.projection && allFiniteLong(m_ctx.y)) {
-    if (projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled)) normalizeQuaternions(m_ctx.y);
+  bool finite = allFiniteLong(m_ctx.y);
+  if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled)) {
+    normalizeQuaternions(m_ctx.y);
+    finite = allFiniteLong(m_ctx.y);
   }
-  if (!allFiniteLong(m_ctx.y)) return false;
+  if (!finite) return false;
   unpack(m_ctx.y, m_state.bodies);
   m_state.t += taken;
   m_lastStep = taken;
