@@ -54,6 +54,22 @@ inline double maxAbs(const Vec3& v, int d) {
   return m;
 }
 
+// The first d (1..3) entries of a stacked vector from offset o as a Vec3 (the rest zero), and
+// back (set or add). Scalar loops: Eigen's dynamic-size copies between a Vec3 and a VectorXd
+// segment carry 4-wide packet code for long segments, which the compiler cannot rule out for
+// a 3-vector (with AVX it warns of an overflow).
+inline Vec3 gatherRows(const Eigen::VectorXd& v, Eigen::Index o, int d) {
+  Vec3 x = Vec3::Zero();
+  for (int i = 0; i < d; ++i) x(i) = v(o + i);
+  return x;
+}
+inline void scatterRows(Eigen::VectorXd& v, Eigen::Index o, const Vec3& x, int d) {
+  for (int i = 0; i < d; ++i) v(o + i) = x(i);
+}
+inline void addRows(Eigen::VectorXd& v, Eigen::Index o, const Vec3& x, int d) {
+  for (int i = 0; i < d; ++i) v(o + i) += x(i);
+}
+
 // One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
 // only the top d rows / left f columns are meaningful. The fields the solver reads every step
 // come first (the cold ones last keep the hot part in fewer cache lines).

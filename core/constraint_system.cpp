@@ -219,7 +219,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
         break;
     }
     for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.Ja[s] * m_alpha0[size_t(r.body[s])];
-    m_B.segment(m_rowOffset[size_t(j)], r.d) = b.head(r.d);
+    scatterRows(m_B, m_rowOffset[size_t(j)], b, r.d);
   }
   const int rows = m_report.rows, cols = m_report.cols;
   m_report = {};
@@ -497,7 +497,7 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     for (int j : m_active) {
       const ConstraintRows& r = m_rows[size_t(j)];
       Vec3 err = target[size_t(j)] - rate(r);
-      err.tail(3 - r.d).setZero();
+      for (int i = r.d; i < 3; ++i) err(i) = 0.0;
       const Vec3 dl = Kinv[size_t(j)] * err;
       impulses[size_t(j)] += dl;
       apply(r, dl);
@@ -575,7 +575,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       const Vec3 dfc = m_r.segment<3>(3 * node);
       // (padding rows of a d < 3 constraint solve to 0)
       if (r.d == 3) m_fc.segment<3>(m_colOffset[size_t(j)]) += dfc;
-      else m_fc.segment(m_colOffset[size_t(j)], r.d) += dfc.head(r.d);
+      else addRows(m_fc, m_colOffset[size_t(j)], dfc, r.d);
       for (int s = 0; s < r.nb; ++s) {
         F[size_t(r.body[s])] += r.jlT(s, dfc);
         T[size_t(r.body[s])].noalias() += r.Ja[s].transpose() * dfc;

@@ -153,9 +153,7 @@ class ConstraintSystem {
   Vec3 multiplier(int constraint) const {
     const ConstraintRows& r = m_rows[size_t(constraint)];
     if (r.f == 3) return m_fc.segment<3>(m_colOffset[size_t(constraint)]);
-    Vec3 fc = Vec3::Zero();
-    fc.head(r.f) = m_fc.segment(m_colOffset[size_t(constraint)], r.f);
-    return fc;
+    return gatherRows(m_fc, m_colOffset[size_t(constraint)], r.f);
   }
 
  private:

@@ -190,7 +190,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     mu.setZero(sys.report().rows);
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      if (assembled[size_t(j)]) mu.segment(sys.rowOffset()[size_t(j)], r.d) = (rates ? r.D1 : r.D).head(r.d);
+      if (assembled[size_t(j)]) scatterRows(mu, sys.rowOffset()[size_t(j)], rates ? r.D1 : r.D, r.d);
     }
   };
   // -W J^T mu per body (or -J^T mu for momenta): computed first, applied only when the step is
@@ -204,8 +204,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     dAng.assign(c.kin.size(), Vec3::Zero());
     for (int j : sys.active()) {
       const ConstraintRows& r = sys.rows()[size_t(j)];
-      Vec3 m = Vec3::Zero();
-      m.head(r.d) = mu.segment(sys.rowOffset()[size_t(j)], r.d);
+      const Vec3 m = gatherRows(mu, sys.rowOffset()[size_t(j)], r.d);
       if (m.isZero(0.0)) continue;
       for (int s = 0; s < r.nb; ++s) {
         const size_t b = size_t(r.body[s]);
