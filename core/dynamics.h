@@ -29,6 +29,7 @@ struct StepContext {
   // scratch of the velocity-level steppers and of projection (sized on first use, then reused)
   std::vector<Vec3> P, L;                 // momenta during a sequential-impulses step
   std::vector<Vec3> dLin, dAng;           // projection: per-body correction
+  std::vector<Vec3> wMid;                 // semi-implicit Euler: each body's midpoint rate
   Eigen::VectorXd mu, yBefore;            // projection: multipliers; positions before a Newton step
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)

@@ -46,11 +46,19 @@ namespace {
 // exp(h/2 w) q only at third order in h |w| (the midpoint rule's own error is of that order),
 // and saves a sine and cosine per body per step; its rotation matrix is taken without
 // normalizing (rotationOf). The full step is the exact exponential.
-Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& w0, const Vec3& invInertiaBody, double h) {
+// The midpoint rate w(q_half) of that step. |q_half|^2 = |q|^2 (1 + h^2/16 |w0|^2) (w0 q is
+// orthogonal to q, and |w0 q| = |w0| |q|): known before q_half itself, so that the division
+// overlaps the quaternion product instead of following it.
+Vec3 midpointRate(const Quat& q, const Vec3& L, const Vec3& w0, const Vec3& invInertiaBody, double h) {
+  const double f = 2.0 / (q.coeffs().squaredNorm() * (1.0 + (0.0625 * h * h) * w0.squaredNorm()));
   const Quat wq = Quat(0.0, w0.x(), w0.y(), w0.z()) * q;
   const Eigen::Vector4d qh = q.coeffs() + (0.25 * h) * wq.coeffs();  // (x, y, z, w)
-  const Mat3 half = rotationOf(qh.w(), qh.x(), qh.y(), qh.z());
-  const Vec3 w = half * invInertiaBody.cwiseProduct(half.transpose() * L);
+  const Mat3 half = rotationOfScaled(qh.w(), qh.x(), qh.y(), qh.z(), f);
+  return half * invInertiaBody.cwiseProduct(half.transpose() * L);
+}
+
+// q' = exp(h w) q.
+Quat turn(const Quat& q, const Vec3& w, double h) {
   const double rate2 = w.squaredNorm();
   if (!(rate2 > 0.0)) return q;
   // exp(h w) = (cos a, sin a w / |w|), a = h |w| / 2. For a < 0.1 (nearly always: 24 rad/s at
@@ -73,6 +81,10 @@ Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& w0, const Vec3
   return Quat(c, s * w.x(), s * w.y(), s * w.z()) * q;  // unit to rounding (normalizeQuaternions)
 }
 
+Quat advanceOrientation(const Quat& q, const Vec3& L, const Vec3& w0, const Vec3& invInertiaBody, double h) {
+  return turn(q, midpointRate(q, L, w0, invInertiaBody, h), h);
+}
+
 void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
   y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
 }
@@ -87,6 +99,8 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     c.spinTrend->dw.resize(model.bodies.size());
     c.spinTrend->h = h;
   }
+  std::vector<Vec3>& wMid = c.wMid;
+  wMid.resize(model.bodies.size());
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const BodyKinematics& k = c.kin[b];
     if (k.invMass == 0.0) {  // fixed or inactive: does not move
@@ -102,7 +116,16 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
-    setOrientation(c.y, i, advanceOrientation(q, L, w0, model.bodies[b].invInertia, h));
+    wMid[b] = midpointRate(q, L, w0, model.bodies[b].invInertia, h);
+  }
+  // the turns in a second pass: each body's orientation step is one long chain of dependent
+  // operations (a division, then the series), and shorter loop bodies let the processor overlap
+  // more bodies (measured: chain 1 000 -2 %)
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    if (c.kin[b].invMass == 0.0) continue;
+    const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
+    const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
+    setOrientation(c.y, i, turn(q, wMid[b], h));
   }
 }
 

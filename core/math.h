@@ -23,9 +23,8 @@ inline Mat3 skew(const Vec3& a) {
 
 // The rotation matrix of the unit quaternion q / |q| for any q != 0 (w, x, y, z), written out:
 // 2 / |q|^2 scales the products, so no square root is taken (a zero q gives the identity).
-inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
-  const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
-  const double f = n2 > 0.0 ? 2.0 / n2 : 0.0;
+// rotationOfScaled takes f = 2 / |q|^2 from the caller (who may know |q| before q itself).
+inline Mat3 rotationOfScaled(double qw, double qx, double qy, double qz, double f) {
   const double xx = f * qx * qx, yy = f * qy * qy, zz = f * qz * qz;
   const double xy = f * qx * qy, xz = f * qx * qz, yz = f * qy * qz;
   const double wx = f * qw * qx, wy = f * qw * qy, wz = f * qw * qz;
@@ -34,6 +33,10 @@ inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
   R(1, 0) = xy + wz;       R(1, 1) = 1.0 - xx - zz; R(1, 2) = yz - wx;
   R(2, 0) = xz - wy;       R(2, 1) = yz + wx;       R(2, 2) = 1.0 - xx - yy;
   return R;
+}
+inline Mat3 rotationOf(double qw, double qx, double qy, double qz) {
+  const double n2 = qw * qw + qx * qx + qy * qy + qz * qz;
+  return rotationOfScaled(qw, qx, qy, qz, n2 > 0.0 ? 2.0 / n2 : 0.0);
 }
 
 // S += scale A B^T for a product known to be symmetric (A = B C with C symmetric): its six
