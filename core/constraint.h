@@ -110,10 +110,9 @@ struct ConstraintRows {
   // Jl[s] x and Jl[s]^T x, with the identity shortcut.
   Vec3 jl(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s] * x); }
   Vec3 jlT(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s].transpose() * x); }
-  // A unit slot's point offset r from its body's centre (world): there Ja = -unit [r]x = [a]x
-  // with a = -unit r (skewArm).
+  // A unit slot's Ja = -unit [r]x, r the point's offset from its body's centre (world), is the
+  // cross-product matrix [a]x of a = -unit r: that a.
   Vec3 skewArm(int s) const { return Vec3(Ja[s](2, 1), Ja[s](0, 2), Ja[s](1, 0)); }
-  Vec3 arm(int s) const { return -double(unit[s]) * skewArm(s); }
 };
 
 // The (at most two) bodies a constraint involves, without allocating.

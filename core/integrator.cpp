@@ -45,7 +45,7 @@ namespace {
 // the point where w is taken, is q_half = normalize(q + h/4 w q): that differs from
 // exp(h/2 w) q only at third order in h |w| (the midpoint rule's own error is of that order),
 // and saves a sine and cosine per body per step; its rotation matrix is taken without
-// normalizing (rotationOf). The full step is the exact exponential.
+// normalizing (rotationOfScaled). The full step is the exact exponential.
 // The midpoint rate w(q_half) of that step. |q_half|^2 = |q|^2 (1 + h^2/16 |w0|^2) (w0 q is
 // orthogonal to q, and |w0 q| = |w0| |q|): known before q_half itself, so that the division
 // overlaps the quaternion product instead of following it.
