@@ -1,7 +1,6 @@
 #include "core/dynamics.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "core/constraint_parts.h"
 #include "core/forces.h"
@@ -17,7 +16,6 @@ Stabilization stabilization(const Settings& s, double h, const std::vector<std::
 void StepContext::reset(const Model& model) {
   const size_t nb = model.bodies.size();
   const Eigen::Index n = static_cast<Eigen::Index>(nb) * kBodyDofs;
-  bodies.assign(nb, BodyState{});
   kin.assign(nb, BodyKinematics{});
   F.assign(nb, Vec3::Zero());
   T.assign(nb, Vec3::Zero());
@@ -80,32 +78,28 @@ namespace {
 bool stiffenTautLinks(const Model& model, StepContext& ctx) {
   const ConstraintSystem& sys = ctx.system;
   const std::vector<Vec3>& force = *ctx.lastForce;
-  const double h2 = ctx.h * ctx.h;
-  ctx.stiffness.assign(ctx.kin.size(), Mat3::Zero());
+  const std::vector<ConstraintRows>& rows = sys.rows();
+  const double h2 = ctx.h * ctx.h, invH = 1.0 / ctx.h;
   ctx.stiffened.clear();
-  for (int j : sys.active()) {
-    const ConstraintRows& r = sys.rows()[size_t(j)];
-    if (size_t(j) >= force.size() || r.customForce) continue;
-    // the slot's force u f at r = -u a (Constraint::skewArm) is -f at a: f . r and r r^T are the same
-    for (int s = 0; s < r.nb; ++s)
-      if (r.unit[s]) addTensionStiffness(ctx.stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.skewArm(s));
-  }
-  ctx.plainInvI.resize(ctx.kin.size());
-  ctx.worldInertia.resize(ctx.kin.size());
-  const double invH = 1.0 / ctx.h;
+  // body by body over its constraints (no per-body array: at 10 000 bodies the step waits on
+  // memory, not on arithmetic)
   for (size_t i = 0; i < ctx.kin.size(); ++i) {
-    Mat3& S = ctx.stiffness[i];
     BodyKinematics& k = ctx.kin[i];
     const BodyModel& bm = model.bodies[i];
-    if (k.invMass == 0.0 || !(bm.invInertia.minCoeff() > 0.0)) continue;
+    if (k.invMass == 0.0) continue;
+    Mat3 S = Mat3::Zero();
+    for (const auto& [j, s] : sys.incidence()[i]) {
+      const ConstraintRows& r = rows[size_t(j)];
+      // the slot's force u f at r = -u a (Constraint::skewArm) is -f at a: f . r and r r^T are the same
+      if (r.unit[s] && !r.customForce && size_t(j) < force.size())
+        addTensionStiffness(S, h2, -force[size_t(j)], r.skewArm(s));
+    }
     const double trS = S.trace();
-    if (!(trS > 0.0)) continue;  // (S is positive semi-definite: zero trace, zero S)
+    if (!(trS > 0.0) || !(bm.invInertia.minCoeff() > 0.0)) continue;  // (S is positive semi-definite)
     const double weight = std::clamp(0.5 * (trS / bm.inertia.sum() - 1.0), 0.0, 1.0);
     if (weight == 0.0) continue;
     if (weight < 1.0) S *= weight;
-    ctx.plainInvI[i] = k.invI;
-    Mat3& I = ctx.worldInertia[i];
-    I = rotateDiagonal(k.R, bm.inertia);
+    const Mat3 I = rotateDiagonal(k.R, bm.inertia);
     if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
     ctx.T[i].noalias() -= S * (invH * k.w);
     ctx.stiffened.push_back(int(i));
@@ -113,12 +107,15 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
   return !ctx.stiffened.empty();
 }
 
-// After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
-void releaseTautLinks(StepContext& ctx) {
+// After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back
+// (both recomputed from R as bodyKinematics computes them: bit for bit the same, and no copies
+// to keep).
+void releaseTautLinks(const Model& model, StepContext& ctx) {
   for (int i : ctx.stiffened) {
     BodyKinematics& k = ctx.kin[size_t(i)];
-    ctx.T[size_t(i)] = ctx.worldInertia[size_t(i)] * (k.invI * ctx.T[size_t(i)]);
-    k.invI = ctx.plainInvI[size_t(i)];
+    const BodyModel& bm = model.bodies[size_t(i)];
+    ctx.T[size_t(i)] = rotateDiagonal(k.R, bm.inertia) * (k.invI * ctx.T[size_t(i)]);
+    k.invI = rotateDiagonal(k.R, bm.invInertia);
   }
 }
 
@@ -136,15 +133,11 @@ void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force
 void evaluateForces(const Model& model, const Params& params, double t, const Eigen::VectorXd& y, StepContext& ctx) {
   ++ctx.evaluations;
   const size_t nb = model.bodies.size();
-  const bool cached = ctx.rowsCurrent && t == ctx.rowsT && y.size() == ctx.rowsY.size() &&
-                      std::memcmp(y.data(), ctx.rowsY.data(), sizeof(double) * size_t(y.size())) == 0;
+  const bool cached = ctx.rowsCurrent && &y == &ctx.y && t == ctx.rowsT;
   ctx.rowsCurrent = cached;  // a hit leaves the rows as they were (refresh() between steps)
 
   // stage: kinematics
-  if (!cached) {
-    unpack(y, ctx.bodies);
-    bodyKinematics(model, params, ctx.bodies, ctx.kin);
-  }
+  if (!cached) bodyKinematics(model, params, y, ctx.kin);
   const EvalContext ectx{ctx.kin, model.paths, t, &params.pathClock};
 
   // stage: external forces
@@ -170,7 +163,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
   ctx.system.correctHeldForArmRotation(stab, ctx.F, ctx.T);
-  if (stiffened) releaseTautLinks(ctx);
+  if (stiffened) releaseTautLinks(model, ctx);
 }
 
 void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,
@@ -183,7 +176,8 @@ void evaluateDerivative(const Model& model, const Params& params, double t, cons
     const BodyKinematics& k = ctx.kin[i];
     if (k.invMass == 0.0) continue;  // fixed or inactive: does not move
     double* d = dy.data() + i * kBodyDofs;
-    const Quat& q = ctx.bodies[i].q;
+    const double* yi = y.data() + i * kBodyDofs;
+    const Quat q(yi[3], yi[4], yi[5], yi[6]);
     const Quat wq = Quat(0.0, k.w.x(), k.w.y(), k.w.z()) * q;
     d[0] = k.v.x(); d[1] = k.v.y(); d[2] = k.v.z();
     d[3] = 0.5 * wq.w(); d[4] = 0.5 * wq.x(); d[5] = 0.5 * wq.y(); d[6] = 0.5 * wq.z();

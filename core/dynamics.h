@@ -4,7 +4,7 @@
 //   kinematics -> external forces -> assemble M Fc + B = 0 -> solve -> net force/torque
 //   -> dy/dt = (v, 1/2 w q, F, T)
 //
-// y packs 13 numbers per body: x (3), q (w, x, y, z), P (3), L (3).
+// y packs kBodyDofs = 13 numbers per body: x (3), q (w, x, y, z), P (3), L (3) (core/state.h).
 #pragma once
 
 #include <Eigen/Core>
@@ -16,11 +16,8 @@
 
 namespace tether::core {
 
-inline constexpr int kBodyDofs = 13;
-
 // Preallocated scratch of one simulation. Not shared between threads.
 struct StepContext {
-  std::vector<BodyState> bodies;          // unpacked y
   std::vector<BodyKinematics> kin;
   std::vector<Vec3> F, T;                 // net force (N) and torque (N m) per body
   ConstraintSystem system;
@@ -36,18 +33,15 @@ struct StepContext {
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
   SpinTrend* spinTrend = nullptr;          // the State's change of w over the last step
-  std::vector<Mat3> stiffness, plainInvI;  // per body: S = h^2 (stiffness), and I^-1 while the solve uses (I + S)^-1
-  std::vector<Mat3> worldInertia;          // per stiffened body: I (world)
-  std::vector<int> stiffened;              // the bodies whose S is not zero this evaluation
+  std::vector<int> stiffened;              // the bodies whose solve uses (I + S)^-1 this evaluation
   long evaluations = 0;                   // right-hand-side evaluations so far
-  // The kinematics and constraint rows in `kin` and `system` were evaluated at exactly rowsY and
-  // rowsT: set after a velocity-level projection, which ends on an evaluation at the final
-  // state, so that the next step's first evaluation skips them (one of the ~4.5 evaluations of
-  // a 1000-link chain's step). A hit needs y and t equal bit for bit, so it changes no result; Simulation
-  // clears the flag when the parameters or the state change in between.
+  // The kinematics and constraint rows in `kin` and `system` were evaluated at y as it is now
+  // and at rowsT: set after a velocity-level projection, which ends on an evaluation at the
+  // final state, so that the next step's first evaluation (of y itself, at rowsT) skips them.
+  // Whoever changes y or the parameters after that clears it (Simulation: a step's integrator,
+  // a renormalization, a new state, an event), so a hit changes no result.
   bool rowsCurrent = false;
   double rowsT = 0.0;
-  Eigen::VectorXd rowsY;
 
   void reset(const Model& model);
 };

@@ -44,26 +44,45 @@ TorsionGeometry torsionGeometry(const Vec3& a, const Vec3& b) {
 
 }  // namespace
 
+namespace {
+
+// One body's kinematics from its state (position x, orientation (qw, qx, qy, qz), momenta P, L).
+inline void kinematicsOf(const BodyModel& bm, bool active, const Vec3& x, double qw, double qx, double qy, double qz,
+                         const Vec3& P, const Vec3& L, BodyKinematics& k) {
+  k.x = x;
+  // R of q / |q| (this runs for every body at every evaluation: no square root)
+  const Mat3& R = k.R = rotationOf(qw, qx, qy, qz);
+  if (!active || bm.fixed) {
+    k.v.setZero(); k.w.setZero(); k.L.setZero(); k.invI.setZero(); k.invMass = 0.0;
+    return;
+  }
+  // v = P / m, I^-1 = R I_body^-1 R^T, w = I^-1 L (paper Fig. 16)
+  k.invMass = bm.invMass;
+  k.v = P * bm.invMass;
+  k.invI = rotateDiagonal(R, bm.invInertia);
+  k.L = L;
+  k.w.noalias() = k.invI * L;
+}
+
+}  // namespace
+
 void bodyKinematics(const Model& model, const Params& params, const std::vector<BodyState>& bodies,
                     std::vector<BodyKinematics>& out) {
   out.resize(bodies.size());
   for (size_t i = 0; i < bodies.size(); ++i) {
-    const BodyModel& bm = model.bodies[i];
     const BodyState& s = bodies[i];
-    BodyKinematics& k = out[i];
-    k.x = s.x;
-    // R of q / |q| (this runs for every body at every evaluation: no square root)
-    const Mat3& R = k.R = rotationOf(s.q.w(), s.q.x(), s.q.y(), s.q.z());
-    if (!params.bodyActive[i] || bm.fixed) {
-      k.v.setZero(); k.w.setZero(); k.L.setZero(); k.invI.setZero(); k.invMass = 0.0;
-      continue;
-    }
-    // v = P / m, I^-1 = R I_body^-1 R^T, w = I^-1 L (paper Fig. 16)
-    k.invMass = bm.invMass;
-    k.v = s.P * bm.invMass;
-    k.invI = rotateDiagonal(R, bm.invInertia);
-    k.L = s.L;
-    k.w.noalias() = k.invI * s.L;
+    kinematicsOf(model.bodies[i], params.bodyActive[i], s.x, s.q.w(), s.q.x(), s.q.y(), s.q.z(), s.P, s.L, out[i]);
+  }
+}
+
+void bodyKinematics(const Model& model, const Params& params, const Eigen::VectorXd& y,
+                    std::vector<BodyKinematics>& out) {
+  const size_t n = size_t(y.size()) / kBodyDofs;
+  out.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const double* p = y.data() + i * kBodyDofs;
+    kinematicsOf(model.bodies[i], params.bodyActive[i], Vec3(p[0], p[1], p[2]), p[3], p[4], p[5], p[6],
+                 Vec3(p[7], p[8], p[9]), Vec3(p[10], p[11], p[12]), out[i]);
   }
 }
 

@@ -25,5 +25,8 @@ Energy energy(const Model& model, const State& state);
 // World-frame kinematics of every body of a state (inactive and fixed bodies do not move).
 void bodyKinematics(const Model& model, const Params& params, const std::vector<BodyState>& bodies,
                     std::vector<BodyKinematics>& out);
+// The same from a packed state y (see pack(); kBodyDofs per body).
+void bodyKinematics(const Model& model, const Params& params, const Eigen::VectorXd& y,
+                    std::vector<BodyKinematics>& out);
 
 }  // namespace tether::core

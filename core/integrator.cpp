@@ -8,15 +8,20 @@
 
 namespace tether::core {
 
-void normalizeQuaternions(Eigen::VectorXd& y) {
+bool normalizeQuaternions(Eigen::VectorXd& y) {
   // quaternions already unit to rounding are left alone (bit for bit: the cached rows of
   // StepContext stay valid)
   constexpr double kUnit = 4.0 * std::numeric_limits<double>::epsilon();
+  bool changed = false;
   for (Eigen::Index i = 0; i + kBodyDofs <= y.size(); i += kBodyDofs) {
     auto q = y.segment<4>(i + 3);
     const double n = q.norm();
-    if (n > 0.0 && std::abs(n - 1.0) > kUnit) q /= n;
+    if (n > 0.0 && std::abs(n - 1.0) > kUnit) {
+      q /= n;
+      changed = true;
+    }
   }
+  return changed;
 }
 
 void stepRK4(const Model& model, const Params& p, double t, double h, StepContext& c) {
@@ -133,15 +138,13 @@ namespace {
 
 // The constraint rows at (t, y) (kinematics, D, D1, J), for projection: no forces, no B.
 void evaluateRowsAt(const Model& model, const Params& p, double t, StepContext& c) {
-  unpack(c.y, c.bodies);
-  bodyKinematics(model, p, c.bodies, c.kin);
+  bodyKinematics(model, p, c.y, c.kin);
   c.system.evaluate(model, p, EvalContext{c.kin, model.paths, t, &p.pathClock});
 }
 
 // The force stages up to assembly at (t, y): kinematics, external forces, constraint rows.
 void assembleAt(const Model& model, const Params& p, double t, StepContext& c) {
-  unpack(c.y, c.bodies);
-  bodyKinematics(model, p, c.bodies, c.kin);
+  bodyKinematics(model, p, c.y, c.kin);
   const EvalContext ectx{c.kin, model.paths, t, &p.pathClock};
   for (size_t i = 0; i < c.F.size(); ++i) {
     c.F[i].setZero();
@@ -164,8 +167,9 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
   P.resize(nb);
   L.resize(nb);
   for (size_t i = 0; i < nb; ++i) {
-    P[i] = c.bodies[i].P + h * c.F[i];
-    L[i] = c.bodies[i].L + h * c.T[i];  // world-frame L: no gyroscopic term
+    const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
+    P[i] = c.y.segment<3>(o + 7) + h * c.F[i];
+    L[i] = c.y.segment<3>(o + 10) + h * c.T[i];  // world-frame L: no gyroscopic term
   }
   c.system.sequentialImpulses(model, p, stabilization(model.settings, h, c.assembled), model.settings.solverIterations, P, L,
                               impulses);
@@ -320,7 +324,6 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
   // constraints to the implicit target D1* = -D/h, which corrects the rates every step
   // (measured: same separations, 10 % faster).
   if (stabilization(model.settings, c.h, nullptr).velocityLevel) {
-    c.rowsY = c.y;
     c.rowsT = t;
     c.rowsCurrent = true;
     return changed;

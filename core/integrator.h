@@ -51,7 +51,8 @@ inline constexpr int kProjectionIterations = 40;
 bool projectPositions(const Model& model, const Params& params, double t, StepContext& ctx,
                       std::vector<std::uint8_t>& assembled);
 
-// Renormalize every quaternion in y.
-void normalizeQuaternions(Eigen::VectorXd& y);
+// Renormalize every quaternion in y (those unit to rounding are left as they are); true if any
+// changed.
+bool normalizeQuaternions(Eigen::VectorXd& y);
 
 }  // namespace tether::core

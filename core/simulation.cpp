@@ -17,6 +17,14 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
 
 void Simulation::setState(State s) {
   m_state = std::move(s);
+  m_packed = false;
+  m_ctx.rowsCurrent = false;
+}
+
+void Simulation::packState() {
+  if (m_packed) return;
+  pack(m_state.bodies, m_ctx.y);
+  m_packed = true;
   m_ctx.rowsCurrent = false;
 }
 
@@ -25,6 +33,7 @@ void Simulation::fireDueEvents() {
   while (m_state.nextEvent < ev.size() && snapToGrid(ev[m_state.nextEvent].time) <= m_state.t) {
     applyEvent(*m_model, ev[m_state.nextEvent], m_state);
     ++m_state.nextEvent;
+    m_packed = false;
     m_ctx.rowsCurrent = false;
   }
 }
@@ -43,7 +52,8 @@ bool Simulation::stepOnce(double h) {
   m_ctx.lastForce = &m_state.lastForce;
   if (m_state.spinTrend.dw.size() != m.bodies.size()) m_state.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
   m_ctx.spinTrend = &m_state.spinTrend;
-  pack(m_state.bodies, m_ctx.y);
+  packState();
+  m_packed = false;  // (until the step succeeds)
   double taken = h;
   if (m.settings.solver == SolverKind::SequentialImpulses) {
     if (m_state.impulses.size() != m.constraints.size()) m_state.impulses.assign(m.constraints.size(), Vec3::Zero());
@@ -56,14 +66,16 @@ bool Simulation::stepOnce(double h) {
       m_state.hNext = m_ctx.hNext;
       break;
   }
+  m_ctx.rowsCurrent = false;  // (y has moved on; a velocity-level projection sets it again)
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
   if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled)) {
-    normalizeQuaternions(m_ctx.y);
+    if (normalizeQuaternions(m_ctx.y)) m_ctx.rowsCurrent = false;
     finite = allFiniteLong(m_ctx.y);
   }
   if (!finite) return false;
   unpack(m_ctx.y, m_state.bodies);
+  m_packed = true;
   m_state.t += taken;
   m_lastStep = taken;
   return true;
@@ -126,7 +138,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
 
 void Simulation::refresh() {
   m_ctx.system.setResidualReported(true);
-  pack(m_state.bodies, m_ctx.y);
+  packState();
   evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx);
 }
 

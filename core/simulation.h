@@ -47,6 +47,7 @@ class Simulation {
   double snapToGrid(double t) const;
   double nextGridPoint(double t) const;
   bool stepOnce(double h);  // false if the state became non-finite
+  void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
 
   std::shared_ptr<const Model> m_model;
   State m_state;
@@ -54,6 +55,9 @@ class Simulation {
   StepContext m_ctx;
   long m_totalSteps = 0;
   double m_lastStep = 0.0;  // the step the integrator actually took, s
+  // m_ctx.y holds m_state.bodies packed (bit for bit): set when a step succeeds, cleared when
+  // the state changes otherwise (a new state, an event)
+  bool m_packed = false;
 };
 
 }  // namespace tether::core

@@ -9,6 +9,8 @@
 
 namespace tether::core {
 
+// A body's state; packed into a vector (integrators) as kBodyDofs numbers: x, q (w, x, y, z), P, L.
+inline constexpr int kBodyDofs = 13;
 struct BodyState {
   Vec3 x = Vec3::Zero();         // centre-of-mass position, world, m
   Quat q = Quat::Identity();     // orientation, body -> world, unit quaternion
