@@ -1,5 +1,6 @@
 #include "core/block_system.h"
 
+#include <algorithm>
 #include <map>
 
 namespace tether::core {
@@ -27,8 +28,7 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
         if (fresh) edges.push_back(key);
         // store so that (a, b) matches the edge's orientation
         const bool swap = a != key.first;
-        m_pairs.push_back({int(i), swap ? b : a, swap ? inc[y].second : inc[x].second, swap ? a : b,
-                           swap ? inc[x].second : inc[y].second, it->second});
+        m_pairs.push_back({int(i), int(swap ? y : x), int(swap ? x : y), it->second});
       }
   }
   m_ldlt.analyze(static_cast<int>(m_nodes.size()), edges);
@@ -37,18 +37,24 @@ void BlockSystem::select(const std::vector<int>& constraints, const std::vector<
 void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
                            const std::vector<std::vector<std::pair<int, int>>>& incidence) {
   m_ldlt.setZero();
-  // Per (constraint, slot) on body i: X = Ja I_i^-1, used by the diagonal block and by every
+  // Body by body (one pass over the rows and kinematics; m_pairs is grouped by body): per
+  // (constraint, slot) on body i, X = Ja I_i^-1, used by the diagonal block and by every
   // off-diagonal block of that body. Jl = +-1 (a point's Jacobian) turns Jl_a Jl_b^T / m into
   // a multiple of the identity.
-  m_x.resize(2 * rows.size());
+  bool padded = false;  // some constraint has fewer than 3 rows
+  size_t p = 0;
   for (size_t i = 0; i < incidence.size(); ++i) {
     const BodyKinematics& k = kin[i];
-    for (const auto& [c, s] : incidence[i]) {
+    const auto& inc = incidence[i];
+    if (m_xBody.size() < inc.size()) m_xBody.resize(inc.size());
+    for (size_t x = 0; x < inc.size(); ++x) {
+      const auto [c, s] = inc[x];
       const int node = m_nodeOf[size_t(c)];
       if (node < 0) continue;
       const ConstraintRows& r = rows[size_t(c)];
-      Mat3& X = m_x[2 * size_t(c) + size_t(s)];
+      Mat3& X = m_xBody[x];
       Mat3& D = m_ldlt.diag(node);
+      padded = padded || r.d < 3;
       if (r.unit[s]) {  // a point's Jacobian: Jl = u 1, Ja = [a]x
         const Vec3 a = r.skewArm(s);
         X = skewTimes(a, k.invI);
@@ -60,19 +66,22 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
         D.noalias() += k.invMass * r.Jl[s] * r.Jl[s].transpose();
       }
     }
+    for (; p < m_pairs.size() && m_pairs[p].body == int(i); ++p) {
+      const PairBlock& pb = m_pairs[p];
+      const auto [ca, sa] = inc[size_t(pb.a)];
+      const auto [cb, sb] = inc[size_t(pb.b)];
+      const ConstraintRows& ra = rows[size_t(ca)];
+      const ConstraintRows& rb = rows[size_t(cb)];
+      const Mat3& X = m_xBody[size_t(pb.a)];
+      Mat3 blk;
+      if (rb.unit[sb]) blk = timesSkewT(X, rb.skewArm(sb));
+      else blk.noalias() = X * rb.Ja[sb].transpose();
+      if (ra.unit[sa] && rb.unit[sb]) blk.diagonal().array() += k.invMass * double(ra.unit[sa] * rb.unit[sb]);
+      else blk.noalias() += k.invMass * ra.Jl[sa] * rb.Jl[sb].transpose();
+      m_ldlt.addOffDiag(pb.edge, blk);
+    }
   }
-  for (const PairBlock& p : m_pairs) {
-    const BodyKinematics& k = kin[size_t(p.body)];
-    const ConstraintRows& ra = rows[size_t(m_nodes[size_t(p.a)])];
-    const ConstraintRows& rb = rows[size_t(m_nodes[size_t(p.b)])];
-    const Mat3& X = m_x[2 * size_t(m_nodes[size_t(p.a)]) + size_t(p.sa)];
-    Mat3 blk;
-    if (rb.unit[p.sb]) blk = timesSkewT(X, rb.skewArm(p.sb));
-    else blk.noalias() = X * rb.Ja[p.sb].transpose();
-    if (ra.unit[p.sa] && rb.unit[p.sb]) blk.diagonal().array() += k.invMass * double(ra.unit[p.sa] * rb.unit[p.sb]);
-    else blk.noalias() += k.invMass * ra.Jl[p.sa] * rb.Jl[p.sb].transpose();
-    m_ldlt.addOffDiag(p.edge, blk);
-  }
+  if (!padded) return;
   for (size_t n = 0; n < m_nodes.size(); ++n) {
     const int d = rows[size_t(m_nodes[n])].d;
     Mat3& D = m_ldlt.diag(static_cast<int>(n));

@@ -34,15 +34,17 @@ class BlockSystem {
   const std::vector<int>& constraints() const { return m_nodes; }
 
  private:
+  // a pair of selected constraints on a body: entries a, b of its incidence list, oriented as
+  // input edge `edge`; listed body by body
   struct PairBlock {
-    int body, a, sa, b, sb, edge;  // nodes a, b in slots sa, sb of body; input edge
+    int body, a, b, edge;
   };
   BlockLdlt m_ldlt;
   std::vector<int> m_nodes;      // node -> constraint
   std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
   long m_layout = -1;            // the layout number of the analyzed structure
   std::vector<PairBlock> m_pairs;
-  std::vector<Mat3> m_x;         // assemble(): Ja I^-1 per (constraint, slot)
+  std::vector<Mat3> m_xBody;     // assemble(): Ja I^-1 per incidence entry of the body at hand
 };
 
 }  // namespace tether::core
