@@ -77,7 +77,7 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       if (rb.unit[sb]) blk = timesSkewT(X, rb.skewArm(sb));
       else blk.noalias() = X * rb.Ja[sb].transpose();
       if (ra.unit[sa] && rb.unit[sb]) blk.diagonal().array() += k.invMass * double(ra.unit[sa] * rb.unit[sb]);
-      else blk.noalias() += k.invMass * ra.Jl[sa] * rb.Jl[sb].transpose();
+      else blk.noalias() += k.invMass * ra.jlBlock(sa) * rb.jlBlock(sb).transpose();
       m_ldlt.addOffDiag(pb.edge, blk);
     }
   }

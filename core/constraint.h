@@ -72,21 +72,24 @@ inline void addRows(Eigen::VectorXd& v, Eigen::Index o, const Vec3& x, int d) {
 
 // One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
 // only the top d rows / left f columns are meaningful. The fields the solver reads every step
-// come first (the cold ones last keep the hot part in fewer cache lines).
-struct ConstraintRows {
+// come first: a held point pair (header, D, D1, arm) is read from the first two cache lines
+// alone (the struct is aligned to them; at 10 000 constraints the step waits on memory).
+struct alignas(64) ConstraintRows {
   int d = 0;                       // rows of D
   int f = 0;                       // entries of Fc
   int nb = 0;                      // moving bodies involved (0..2)
   int body[2] = {-1, -1};
-  // Jl[s] = unit[s] * identity when unit[s] != 0 (a point's own Jacobian, see constraint_parts.h):
-  // a hint that lets the solver skip products with Jl; Jl[s] always holds the full block too
+  // unit[s] != 0: slot s has a point's own Jacobian (constraint_parts.h), Jl = unit[s] * identity
+  // and Ja = [arm[s]]x, and Jl[s], Ja[s] are not filled in (read the blocks through the
+  // accessors below, which also skip the products with them)
   signed char unit[2] = {0, 0};
   bool customForce = false;        // G/H below instead of the J^T default
   Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
   Vec3 D1 = Vec3::Zero();          // dD/dt
+  Vec3 arm[2];                     // unit slots only: see unit
   Vec3 c = Vec3::Zero();           // the part of D2 not from body accelerations
-  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body
   Vec3 point[2];                   // where the constraint acts, world (for drawing)
+  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body (other than unit slots)
   Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc (customForce only)
 
   void clear(int rows, int dofs) {
@@ -107,12 +110,17 @@ struct ConstraintRows {
     body[nb] = b;
     return nb++;
   }
-  // Jl[s] x and Jl[s]^T x, with the identity shortcut.
+  // Slot s's Jacobian blocks and their products, with a unit slot's shortcuts:
+  // Jl x = u x, Ja x = a x x, Ja^T x = -a x x = x x a.
+  Mat33 jlBlock(int s) const { return unit[s] ? Mat33(double(unit[s]) * Mat33::Identity()) : Jl[s]; }
+  Mat33 jaBlock(int s) const { return unit[s] ? skew(arm[s]) : Ja[s]; }
   Vec3 jl(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s] * x); }
   Vec3 jlT(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s].transpose() * x); }
+  Vec3 ja(int s, const Vec3& x) const { return unit[s] ? Vec3(arm[s].cross(x)) : Vec3(Ja[s] * x); }
+  Vec3 jaT(int s, const Vec3& x) const { return unit[s] ? Vec3(x.cross(arm[s])) : Vec3(Ja[s].transpose() * x); }
   // A unit slot's Ja = -unit [r]x, r the point's offset from its body's centre (world), is the
   // cross-product matrix [a]x of a = -unit r: that a.
-  Vec3 skewArm(int s) const { return Vec3(Ja[s](2, 1), Ja[s](0, 2), Ja[s](1, 0)); }
+  const Vec3& skewArm(int s) const { return arm[s]; }
 };
 
 // The (at most two) bodies a constraint involves, without allocating.

@@ -15,8 +15,8 @@ void forceMap(const ConstraintRows& r, int s, Mat33& G, Mat33& H) {
     G = r.G[s];
     H = r.H[s];
   } else {
-    G = r.Jl[s].transpose();
-    H = r.Ja[s].transpose();
+    G = r.jlBlock(s).transpose();
+    H = r.jaBlock(s).transpose();
   }
 }
 
@@ -218,7 +218,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
         b = r.D1 / stab.h + r.D / (stab.h * stab.h);
         break;
     }
-    for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.Ja[s] * m_alpha0[size_t(r.body[s])];
+    for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.ja(s, m_alpha0[size_t(r.body[s])]);
     scatterRows(m_B, m_rowOffset[size_t(j)], b, r.d);
   }
   const int rows = m_report.rows, cols = m_report.cols;
@@ -236,8 +236,8 @@ const Eigen::SparseMatrix<double>& ConstraintSystem::matrix() const {
     const BodyKinematics& k = (*m_kin)[i];
     for (const auto& [kc, ks] : m_incidence[i]) {
       const ConstraintRows& rk = m_rows[size_t(kc)];
-      const Mat33 gammaK = k.invMass * rk.Jl[ks];
-      const Mat33 lambdaK = rk.Ja[ks] * k.invI;
+      const Mat33 gammaK = k.invMass * rk.jlBlock(ks);
+      const Mat33 lambdaK = rk.jaBlock(ks) * k.invI;
       for (const auto& [jc, js] : m_incidence[i]) {
         const ConstraintRows& rj = m_rows[size_t(jc)];
         Mat33 G, H;
@@ -457,7 +457,7 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     Vec3 ju = Vec3::Zero();
     for (int s = 0; s < r.nb; ++s) {
       const size_t b = size_t(r.body[s]);
-      ju += r.Jl[s] * (kin[b].invMass * P[b]) + r.Ja[s] * (kin[b].invI * L[b]);
+      ju += r.jl(s, kin[b].invMass * P[b]) + r.ja(s, kin[b].invI * L[b]);
     }
     return ju;
   };
@@ -466,14 +466,14 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     Vec3 ju0 = Vec3::Zero();
-    for (int s = 0; s < r.nb; ++s) ju0 += r.Jl[s] * kin[size_t(r.body[s])].v + r.Ja[s] * kin[size_t(r.body[s])].w;
+    for (int s = 0; s < r.nb; ++s) ju0 += r.jl(s, kin[size_t(r.body[s])].v) + r.ja(s, kin[size_t(r.body[s])].w);
     target[size_t(j)] = d1 - (r.D1 - ju0);
     Mat33 K = Mat33::Zero();
     for (int s = 0; s < r.nb; ++s) {
       Mat33 G, H;
       forceMap(r, s, G, H);
       const BodyKinematics& k = kin[size_t(r.body[s])];
-      K.noalias() += k.invMass * r.Jl[s] * G + r.Ja[s] * k.invI * H;
+      K.noalias() += k.invMass * r.jlBlock(s) * G + r.jaBlock(s) * k.invI * H;
     }
     // at most 3 x 3: fixed-capacity matrices, no allocation in the step
     using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
@@ -548,15 +548,20 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
   constexpr int kPasses = 2;
   const std::vector<BodyKinematics>& kin = *m_kin;
   const double h = stab.h;
-  m_wEnd.resize(kin.size());
-  m_r.setZero(3 * static_cast<Eigen::Index>(m_active.size()));
+  const int n = static_cast<int>(m_active.size());
+  m_r.resize(3 * n);
   for (int pass = 0; pass < kPasses; ++pass) {
-    for (size_t i = 0; i < kin.size(); ++i) m_wEnd[i].noalias() = kin[i].w + h * (kin[i].invI * T[i]);
     double largest = 0.0;  // max |change of c|
     for (int node : m_heldPairs) {
       const ConstraintRows& r = m_rows[size_t(m_active[size_t(node)])];
       Vec3 c = Vec3::Zero();
-      for (int s = 0; s < r.nb; ++s) c -= pointAcceleration(m_wEnd[size_t(r.body[s])], r.skewArm(s));  // (as formEquation)
+      for (int s = 0; s < r.nb; ++s) {
+        // w at the end of the step (taken where it is needed: a per-body array costs more in
+        // memory traffic than the second product on a body shared by two joints)
+        const BodyKinematics& k = kin[size_t(r.body[s])];
+        const Vec3 wEnd = k.w + h * (k.invI * T[size_t(r.body[s])]);
+        c -= pointAcceleration(wEnd, r.skewArm(s));  // (as formEquation)
+      }
       const Vec3 dc = c - m_cApplied[size_t(node)];
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());
@@ -568,8 +573,13 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       m_B.segment<3>(m_rowOffset[size_t(m_active[size_t(node)])]) += 0.5 * dc;
       m_r.segment<3>(3 * node) = -0.5 * dc;
     }
+    // the other constraints' targets do not move
+    for (int node = 0, next = 0; node < n; ++node) {
+      if (size_t(next) < m_heldPairs.size() && m_heldPairs[size_t(next)] == node) ++next;
+      else m_r.segment<3>(3 * node).setZero();
+    }
     m_main.solve(m_r);
-    for (int node = 0; node < static_cast<int>(m_active.size()); ++node) {
+    for (int node = 0; node < n; ++node) {
       const int j = m_active[size_t(node)];
       const ConstraintRows& r = m_rows[size_t(j)];
       const Vec3 dfc = m_r.segment<3>(3 * node);
@@ -578,10 +588,9 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       else addRows(m_fc, m_colOffset[size_t(j)], dfc, r.d);
       for (int s = 0; s < r.nb; ++s) {
         F[size_t(r.body[s])] += r.jlT(s, dfc);
-        T[size_t(r.body[s])].noalias() += r.Ja[s].transpose() * dfc;
+        T[size_t(r.body[s])] += r.jaT(s, dfc);
       }
     }
-    m_r.setZero();
     ++m_armPasses;
   }
   return m_armPasses > 0;
@@ -620,7 +629,7 @@ void ConstraintSystem::constraintForce(int j, int s, Vec3& force, Vec3& torque) 
     torque = r.H[s] * fc;
   } else {
     force = r.jlT(s, fc);
-    torque = r.Ja[s].transpose() * fc;
+    torque = r.jaT(s, fc);
   }
 }
 

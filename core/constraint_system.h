@@ -181,8 +181,7 @@ class ConstraintSystem {
   BlockSystem m_main, m_projection;
   bool m_mainFactored = false;           // m_main holds the factors of this solve's M
   bool m_reportResidual = true;
-  std::vector<Vec3> m_wEnd;              // correctHeldForArmRotation: w at the end of the step,
-  std::vector<Vec3> m_cApplied;          // and the c its target includes so far, per node
+  std::vector<Vec3> m_cApplied;          // correctHeldForArmRotation: the c a target includes so far, per node
   int m_armPasses = 0;
   std::vector<int> m_heldPairs;          // the nodes it corrects
   std::vector<int> m_node;               // constraint -> position in m_active, -1 inactive

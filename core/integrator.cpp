@@ -236,7 +236,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
       for (int s = 0; s < r.nb; ++s) {
         const size_t b = size_t(r.body[s]);
         dLin[b] -= r.jlT(s, m);
-        dAng[b] -= r.Ja[s].transpose() * m;
+        dAng[b] -= r.jaT(s, m);
       }
     }
     if (momenta) {
@@ -249,7 +249,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
         Vec3 rate = r.D1;
         for (int s = 0; s < r.nb; ++s) {
           const size_t b = size_t(r.body[s]);
-          rate += r.jl(s, c.kin[b].invMass * dLin[b]) + r.Ja[s] * (c.kin[b].invI * dAng[b]);
+          rate += r.jl(s, c.kin[b].invMass * dLin[b]) + r.ja(s, c.kin[b].invI * dAng[b]);
         }
         after = std::max(after, maxAbs(rate, r.d));
       }

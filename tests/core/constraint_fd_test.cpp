@@ -38,7 +38,7 @@ Probe probe(const Simulation& sim, int j) {
   p.D2 = r.c;
   for (int s = 0; s < r.nb; ++s) {
     const BodyKinematics& k = kin[size_t(r.body[s])];
-    p.D2 += r.Ja[s] * (k.invI * k.L.cross(k.w));
+    p.D2 += r.ja(s, k.invI * k.L.cross(k.w));
   }
   return p;
 }
@@ -147,7 +147,7 @@ TEST_P(ConstraintFd, JacobianIsLinearInVelocities) {
     k2[b].v += dv;
     k2[b].w += dw;
     m.constraints[0]->evaluate({k2, m.paths, 0.0}, r1);
-    const Eigen::VectorXd predicted = (r0.D1 + r0.Jl[s] * dv + r0.Ja[s] * dw).head(r0.d);
+    const Eigen::VectorXd predicted = (r0.D1 + r0.jl(s, dv) + r0.ja(s, dw)).head(r0.d);
     EXPECT_LT((r1.D1.head(r0.d) - predicted).norm(), 1e-12);
   }
 }
