@@ -27,15 +27,17 @@
 
 namespace tether::core {
 
-// What a constraint sees of a body.
-struct BodyKinematics {
-  Vec3 x = Vec3::Zero();          // centre of mass, m
-  Mat3 R = Mat3::Identity();      // body -> world rotation
-  Vec3 v = Vec3::Zero();          // m/s
-  Vec3 w = Vec3::Zero();          // world angular velocity, rad/s
-  Vec3 L = Vec3::Zero();          // angular momentum, kg m^2/s
+// What a constraint sees of a body. Four cache lines (aligned): the solver's inverse mass
+// properties and w in the first two, what a constraint's points need (w, v, x, R) in the last
+// three (at 10 000 bodies the step waits on memory).
+struct alignas(64) BodyKinematics {
   Mat3 invI = Mat3::Zero();       // world inverse inertia R I^-1 R^T, 1/(kg m^2)
   double invMass = 0.0;           // 1/kg
+  Vec3 w = Vec3::Zero();          // world angular velocity, rad/s
+  Vec3 v = Vec3::Zero();          // m/s
+  Vec3 x = Vec3::Zero();          // centre of mass, m
+  Mat3 R = Mat3::Identity();      // body -> world rotation
+  Vec3 L = Vec3::Zero();          // angular momentum, kg m^2/s
 };
 
 struct EvalContext {
