@@ -145,8 +145,6 @@ class ConstraintSystem {
   const std::vector<int>& active() const { return m_active; }             // constraint indices
   const std::vector<ConstraintRows>& rows() const { return m_rows; }      // per constraint
   const std::vector<int>& rowOffset() const { return m_rowOffset; }       // per constraint
-  // per body: the (constraint, slot) pairs of the active constraints acting on it
-  const std::vector<std::vector<std::pair<int, int>>>& incidence() const { return m_incidence; }
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
   const Eigen::SparseMatrix<double>& matrix() const;                       // M (built on demand)
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).

@@ -81,41 +81,40 @@ bool stiffenTautLinks(const Model& model, StepContext& ctx) {
   const std::vector<ConstraintRows>& rows = sys.rows();
   const double h2 = ctx.h * ctx.h, invH = 1.0 / ctx.h;
   ctx.stiffened.clear();
-  // body by body over its constraints (no per-body array: at 10 000 bodies the step waits on
-  // memory, not on arithmetic)
+  ctx.stiffness.assign(ctx.kin.size(), Mat3::Zero());
+  for (int j : sys.active()) {
+    const ConstraintRows& r = rows[size_t(j)];
+    if (size_t(j) >= force.size() || r.customForce) continue;
+    // the slot's force u f at r = -u a (Constraint::skewArm) is -f at a: f . r and r r^T are the same
+    for (int s = 0; s < r.nb; ++s)
+      if (r.unit[s]) addTensionStiffness(ctx.stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.skewArm(s));
+  }
   for (size_t i = 0; i < ctx.kin.size(); ++i) {
     BodyKinematics& k = ctx.kin[i];
     const BodyModel& bm = model.bodies[i];
     if (k.invMass == 0.0) continue;
-    Mat3 S = Mat3::Zero();
-    for (const auto& [j, s] : sys.incidence()[i]) {
-      const ConstraintRows& r = rows[size_t(j)];
-      // the slot's force u f at r = -u a (Constraint::skewArm) is -f at a: f . r and r r^T are the same
-      if (r.unit[s] && !r.customForce && size_t(j) < force.size())
-        addTensionStiffness(S, h2, -force[size_t(j)], r.skewArm(s));
-    }
+    Mat3& S = ctx.stiffness[i];
     const double trS = S.trace();
     if (!(trS > 0.0) || !(bm.invInertia.minCoeff() > 0.0)) continue;  // (S is positive semi-definite)
     const double weight = std::clamp(0.5 * (trS / bm.inertia.sum() - 1.0), 0.0, 1.0);
     if (weight == 0.0) continue;
     if (weight < 1.0) S *= weight;
-    const Mat3 I = rotateDiagonal(k.R, bm.inertia);
-    if (!invertSpd(I + S, 0.0, k.invI)) k.invI = (I + S).inverse();
+    StepContext::Stiffened& st = ctx.stiffened.emplace_back();
+    st.body = int(i);
+    st.plainInvI = k.invI;
+    st.inertia = rotateDiagonal(k.R, bm.inertia);
+    if (!invertSpd(st.inertia + S, 0.0, k.invI)) k.invI = (st.inertia + S).inverse();
     ctx.T[i].noalias() -= S * (invH * k.w);
-    ctx.stiffened.push_back(int(i));
   }
   return !ctx.stiffened.empty();
 }
 
-// After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back
-// (both recomputed from R as bodyKinematics computes them: bit for bit the same, and no copies
-// to keep).
-void releaseTautLinks(const Model& model, StepContext& ctx) {
-  for (int i : ctx.stiffened) {
-    BodyKinematics& k = ctx.kin[size_t(i)];
-    const BodyModel& bm = model.bodies[size_t(i)];
-    ctx.T[size_t(i)] = rotateDiagonal(k.R, bm.inertia) * (k.invI * ctx.T[size_t(i)]);
-    k.invI = rotateDiagonal(k.R, bm.invInertia);
+// After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
+void releaseTautLinks(StepContext& ctx) {
+  for (const StepContext::Stiffened& st : ctx.stiffened) {
+    BodyKinematics& k = ctx.kin[size_t(st.body)];
+    ctx.T[size_t(st.body)] = st.inertia * (k.invI * ctx.T[size_t(st.body)]);
+    k.invI = st.plainInvI;
   }
 }
 
@@ -163,7 +162,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
   ctx.system.correctHeldForArmRotation(stab, ctx.F, ctx.T);
-  if (stiffened) releaseTautLinks(model, ctx);
+  if (stiffened) releaseTautLinks(ctx);
 }
 
 void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,

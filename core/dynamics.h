@@ -33,7 +33,14 @@ struct StepContext {
   const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
   SpinTrend* spinTrend = nullptr;          // the State's change of w over the last step
-  std::vector<int> stiffened;              // the bodies whose solve uses (I + S)^-1 this evaluation
+  std::vector<Mat3> stiffness;             // per body: S = h^2 (geometric stiffness), see dynamics.cpp
+  // the bodies whose solve uses (I + S)^-1 this evaluation, with their world inertia I and plain
+  // I^-1 (one compact list: at 10 000 bodies per-body arrays of them cost more memory traffic)
+  struct Stiffened {
+    int body = -1;
+    Mat3 inertia, plainInvI;
+  };
+  std::vector<Stiffened> stiffened;
   long evaluations = 0;                   // right-hand-side evaluations so far
   // The kinematics and constraint rows in `kin` and `system` were evaluated at y as it is now
   // and at rowsT: set after a velocity-level projection, which ends on an evaluation at the
