@@ -54,7 +54,7 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       const ConstraintRows& r = rows[size_t(c)];
       Mat3& X = m_xBody[x];
       Mat3& D = m_ldlt.diag(node);
-      padded = padded || r.d < 3;
+      padded |= r.d < 3;
       if (r.unit[s]) {  // a point's Jacobian: Jl = u 1, Ja = [a]x
         const Vec3 a = r.skewArm(s);
         X = skewTimes(a, k.invI);

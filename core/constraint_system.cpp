@@ -93,8 +93,6 @@ void ConstraintSystem::reset(const Model& model) {
   m_active.clear();
   m_active.reserve(nc);
   m_incidence.assign(nb, {});
-  m_a0.assign(nb, Vec3::Zero());
-  m_alpha0.assign(nb, Vec3::Zero());
   m_report = {};
   m_matrixBuilt = false;
 }
@@ -118,8 +116,10 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
   m_symmetric = true;
   for (size_t j = 0; j < model.constraints.size(); ++j) {
     m_rowOffset[j] = m_colOffset[j] = -1;
-    bool present = params.constraintEnabled[j];
-    for (int b : m_bodies[j]) present = present && params.bodyActive[size_t(b)];
+    // (written out for the at most two bodies: this runs for every constraint at every evaluation)
+    const BodyList& bl = m_bodies[j];
+    const bool present = params.constraintEnabled[j] && (bl.n < 1 || params.bodyActive[size_t(bl.b[0])]) &&
+                         (bl.n < 2 || params.bodyActive[size_t(bl.b[1])]);
     if (!present) {
       if (m_node[j] >= 0) changed = true;
       m_node[j] = -1;
@@ -162,14 +162,16 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
 void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text,
                                     const Stabilization& stab) {
   const std::vector<BodyKinematics>& kin = *m_kin;
-  // free accelerations of each body. Continuous time: dw/dt = I^-1 (T + L x w) (paper Eqn.
-  // 11). A semi-implicit Euler step updates the world-frame L by h T and takes w' = I^-1(q) L'
-  // with the orientation at the start of the step, so there w' - w = h I^-1 T exactly.
-  for (size_t i = 0; i < kin.size(); ++i) {
+  // a body's free accelerations (a0, alpha0). Continuous time: dw/dt = I^-1 (T + L x w) (paper
+  // Eqn. 11). A semi-implicit Euler step updates the world-frame L by h T and takes
+  // w' = I^-1(q) L' with the orientation at the start of the step, so there w' - w = h I^-1 T
+  // exactly. (Taken where needed, twice for a body between two joints: cheaper than a pass
+  // over the bodies and two arrays.)
+  auto a0 = [&](size_t i) { return Vec3(kin[i].invMass * Fext[i]); };
+  auto alpha0 = [&](size_t i) {
     const BodyKinematics& k = kin[i];
-    m_a0[i] = k.invMass * Fext[i];
-    m_alpha0[i] = k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w)));
-  }
+    return Vec3(k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w))));
+  };
 
   m_B.resize(m_report.rows);  // (every row is written below)
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
@@ -191,7 +193,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
       for (int s = 0; s < r.nb; ++s) {
         const size_t bi = size_t(r.body[s]);
         const Vec3 a = r.skewArm(s);
-        b += double(r.unit[s]) * m_a0[bi] + a.cross(m_alpha0[bi]);  // J [a0; alpha0]
+        b += double(r.unit[s]) * a0(bi) + a.cross(alpha0(bi));  // J [a0; alpha0]
         const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
         guess -= pointAcceleration(w, a);
       }
@@ -218,7 +220,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
         b = r.D1 / stab.h + r.D / (stab.h * stab.h);
         break;
     }
-    for (int s = 0; s < r.nb; ++s) b += r.jl(s, m_a0[size_t(r.body[s])]) + r.ja(s, m_alpha0[size_t(r.body[s])]);
+    for (int s = 0; s < r.nb; ++s) b += r.jl(s, a0(size_t(r.body[s]))) + r.ja(s, alpha0(size_t(r.body[s])));
     scatterRows(m_B, m_rowOffset[size_t(j)], b, r.d);
   }
   const int rows = m_report.rows, cols = m_report.cols;

@@ -172,7 +172,6 @@ class ConstraintSystem {
   std::vector<std::vector<std::pair<int, int>>> m_incidence;  // per body: (constraint, slot)
   bool m_symmetric = true;
   Eigen::VectorXd m_B, m_fc;
-  std::vector<Vec3> m_a0, m_alpha0;
   SolveReport m_report;
 
   // block LDL^T paths: the force solve, and projection
