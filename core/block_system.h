@@ -22,8 +22,7 @@ class BlockSystem {
   // M's values for the current rows and body kinematics: per body i and pair of its selected
   // constraints (a, b), Jl_a Jl_b^T / m_i + Ja_a I_i^-1 Ja_b^T; padding rows get the scale of
   // their constraint's first row.
-  void assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin,
-                const std::vector<std::vector<std::pair<int, int>>>& incidence);
+  void assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin);
   // Factorize (see BlockLdlt::factorize); false if singular and not regularized.
   // keep: keep M's values for multiply().
   bool factorize(double lambda, bool keep = true) { return m_ldlt.factorize(1e-12, lambda, keep); }
@@ -34,8 +33,13 @@ class BlockSystem {
   const std::vector<int>& constraints() const { return m_nodes; }
 
  private:
-  // a pair of selected constraints on a body: entries a, b of its incidence list, oriented as
-  // input edge `edge`; listed body by body
+  // a selected constraint's slot on a body; listed body by body (a flat copy of the incidence
+  // lists' selected entries: the assembly reads it without chasing pointers)
+  struct Slot {
+    int constraint, slot, node;
+  };
+  // a pair of selected constraints on a body: its slots a, b (counted from the body's first),
+  // oriented as input edge `edge`; listed body by body
   struct PairBlock {
     int body, a, b, edge;
   };
@@ -43,8 +47,10 @@ class BlockSystem {
   std::vector<int> m_nodes;      // node -> constraint
   std::vector<int> m_nodeOf;     // constraint -> node, -1 if not selected
   long m_layout = -1;            // the layout number of the analyzed structure
+  std::vector<Slot> m_slots;
+  std::vector<int> m_slotStart;  // per body: its first slot in m_slots (and the end)
   std::vector<PairBlock> m_pairs;
-  std::vector<Mat3> m_xBody;     // assemble(): Ja I^-1 per incidence entry of the body at hand
+  std::vector<Mat3> m_xBody;     // assemble(): Ja I^-1 per slot of the body at hand
 };
 
 }  // namespace tether::core

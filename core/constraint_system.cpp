@@ -330,7 +330,7 @@ void ConstraintSystem::solveDense() {
 
 bool ConstraintSystem::solveBlock(bool regularize) {
   m_main.select(m_active, m_rows, m_incidence, m_layout);
-  m_main.assemble(m_rows, *m_kin, m_incidence);
+  m_main.assemble(m_rows, *m_kin);
   const bool ok = m_main.factorize(regularize ? kRegularization : 0.0, regularize || m_reportResidual);
   if (!ok && !regularize) return false;
   m_mainFactored = ok && !regularize;
@@ -392,10 +392,10 @@ void ConstraintSystem::factorMassWeighted(const Model& model, const std::vector<
     if (include[size_t(j)] && model.constraints[size_t(j)]->projectable()) chosen.push_back(j);
   m_projection.select(chosen, m_rows, m_incidence, m_layout);
   if (chosen.empty()) return;
-  m_projection.assemble(m_rows, *m_kin, m_incidence);
+  m_projection.assemble(m_rows, *m_kin);
   if (!m_projection.factorize(0.0, false)) {
     // singular (redundant constraints): a regularized factorization keeps corrections bounded
-    m_projection.assemble(m_rows, *m_kin, m_incidence);
+    m_projection.assemble(m_rows, *m_kin);
     m_projection.factorize(1e-8, false);
   }
 }
