@@ -42,10 +42,6 @@ TorsionGeometry torsionGeometry(const Vec3& a, const Vec3& b) {
   return g;
 }
 
-}  // namespace
-
-namespace {
-
 // One body's kinematics from its state (position x, orientation (qw, qx, qy, qz), momenta P, L).
 inline void kinematicsOf(const BodyModel& bm, bool active, const Vec3& x, double qw, double qx, double qy, double qz,
                          const Vec3& P, const Vec3& L, BodyKinematics& k) {
