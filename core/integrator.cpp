@@ -269,23 +269,30 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     }
     return true;
   };
-  // positions: yBefore moved by alpha (dx, dtheta), with q <- normalize(q + 1/2 (0, dtheta) q),
-  // which differs from exp(dtheta) q only at third order in |dtheta| (a correction is ~1e-2 rad
-  // at most), keeps Newton quadratic, and needs no sine or cosine
+  // positions: yBefore moved by alpha (dx, dtheta), with q <- normalize(q + 1/2 (0, dtheta) q)
+  // = r q, r = normalize(1, dtheta/2): a rotation that differs from exp(dtheta) only at third
+  // order in |dtheta| (a correction is ~1e-2 rad at most), keeps Newton quadratic, and needs no
+  // sine or cosine.
+  // The angular momentum turns with the body, L <- r L: a position correction moves the body,
+  // not its motion relative to itself, so w and L stay the same in body axes and the kinetic
+  // energy 1/2 L . I^-1 L is unchanged. Leaving the world L as it was instead changes the
+  // body-axis L by |L| dtheta, and about a thin rod's long axis (I_axial ~ 6 (r/l)^2 of the
+  // transverse moment) that is a spin of |L| dtheta / I_axial: a swinging rod of radius/length
+  // 1/57 was spun up from round-off tenfold every 2.3 s until it blew up (issue 16).
   auto applyPositions = [&](double alpha) {
     for (size_t b = 0; b < c.kin.size(); ++b) {
       const Eigen::Index o = static_cast<Eigen::Index>(b) * kBodyDofs;
       c.y.segment<3>(o) = yBefore.segment<3>(o) + alpha * dLin[b];
-      const Quat q(yBefore(o + 3), yBefore(o + 4), yBefore(o + 5), yBefore(o + 6));
       if (dAng[b].isZero(0.0)) {
         c.y.segment<4>(o + 3) = yBefore.segment<4>(o + 3);
+        c.y.segment<3>(o + 10) = yBefore.segment<3>(o + 10);
         continue;
       }
       const Vec3 half = (0.5 * alpha) * dAng[b];
-      const Quat dq = Quat(0.0, half.x(), half.y(), half.z()) * q;
-      const Eigen::Vector4d m = q.coeffs() + dq.coeffs();  // (x, y, z, w)
-      const double inv = 1.0 / m.norm();
-      c.y.segment<4>(o + 3) = inv * Eigen::Vector4d(m.w(), m.x(), m.y(), m.z());
+      const Quat r = Quat(1.0, half.x(), half.y(), half.z()).normalized();
+      const Quat q = r * Quat(yBefore(o + 3), yBefore(o + 4), yBefore(o + 5), yBefore(o + 6));
+      c.y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+      c.y.segment<3>(o + 10) = r * Vec3(yBefore.segment<3>(o + 10));
     }
   };
   evaluateRowsAt(model, p, t, c);
