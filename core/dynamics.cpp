@@ -8,9 +8,12 @@
 namespace tether::core {
 
 Stabilization stabilization(const Settings& s, double h, const std::vector<std::uint8_t>* assembled) {
+  // Without projection an assembled constraint is still held by the implicit target (a
+  // velocity-level step's discretization, not a projection), but of all its D: nothing else
+  // removes the part within the projection tolerance.
   return {s.stabilization, s.baumgarteAlpha, s.baumgarteBeta, h,
           s.integrator == IntegratorKind::SemiImplicitEuler || s.solver == SolverKind::SequentialImpulses,
-          s.projection ? assembled : nullptr, s.projectionTolerance, s.dt};
+          assembled, s.projection ? s.projectionTolerance : 0.0, s.dt};
 }
 
 void StepContext::reset(const Model& model) {
@@ -120,6 +123,19 @@ void releaseTautLinks(StepContext& ctx) {
 
 }  // namespace
 
+double updateAssembled(const ConstraintSystem& sys, std::vector<std::uint8_t>& assembled) {
+  for (size_t j = 0; j < assembled.size(); ++j)
+    if (sys.rowOffset()[j] < 0) assembled[j] = 0;
+  double maxD = 0.0;
+  for (int j : sys.active()) {
+    const ConstraintRows& r = sys.rows()[size_t(j)];
+    const double d = maxAbs(r.D, r.d);
+    if (d <= kAssembledThreshold) assembled[size_t(j)] = 1;
+    if (assembled[size_t(j)]) maxD = std::max(maxD, d);
+  }
+  return maxD;
+}
+
 void recordPointPairForces(const ConstraintSystem& sys, std::vector<Vec3>& force) {
   std::fill(force.begin(), force.end(), Vec3::Zero());
   for (int j : sys.active()) {
@@ -149,6 +165,9 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   // stages: assemble and solve the constraint-force equation, then the net force and torque
   const Settings& st = model.settings;
   if (!cached) ctx.system.evaluate(model, params, ectx);
+  // stage: which constraints are assembled (projection updates them at the end of each step;
+  // without it, here)
+  if (!st.projection && ctx.assembled) updateAssembled(ctx.system, *ctx.assembled);
   Stabilization stab = stabilization(st, ctx.h, ctx.assembled);
   // the trend of w over the last step, scaled to this one; not after a step cut short by an
   // event (the next one is longer, and the trend would be amplified noise)

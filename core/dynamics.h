@@ -30,7 +30,7 @@ struct StepContext {
   Eigen::VectorXd mu, yBefore;            // projection: multipliers; positions before a Newton step
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
-  const std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (projection)
+  std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (see updateAssembled)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
   SpinTrend* spinTrend = nullptr;          // the State's change of w over the last step
   std::vector<Mat3> stiffness;             // per body: S = h^2 (geometric stiffness), see dynamics.cpp
@@ -58,6 +58,14 @@ Stabilization stabilization(const Settings& s, double h, const std::vector<std::
 
 void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y);
 void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
+
+// Which constraints count as assembled: met to within kAssembledThreshold at some evaluation
+// since they became active (sticky; cleared while inactive). An assembled constraint is
+// projected (projectPositions) and, at the velocity level, held by the implicit target (see
+// ConstraintSystem::assemble); the others go on assembling with their tau. Returns the largest
+// |D_i| of the assembled ones.
+inline constexpr double kAssembledThreshold = 1e-3;
+double updateAssembled(const ConstraintSystem& sys, std::vector<std::uint8_t>& assembled);
 
 // The force of each point-pair constraint (point-to-point, -nail, -path) in the last solve, into
 // force (sized per constraint); zero for the others. The semi-implicit Euler step keeps it in

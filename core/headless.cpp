@@ -11,6 +11,7 @@
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
+#include "core/stability.h"
 
 namespace tether::core {
 
@@ -176,17 +177,19 @@ CheckReport checkScene(const Scene& scene) {
   }
   for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
   for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
-  // the paper's orientation constraint (D = b . N - 1) has a zero gradient at alignment: two
-  // of them on one body become parallel rows near convergence and fight (see README)
+  // an orientation constraint holds two rotations: two on one body hold its three with a
+  // fourth row to spare, which makes M singular every step (the dense SVD's cost)
   std::vector<int> orientations(scene.bodies.size(), 0);
   for (const ConstraintDef& cd : scene.constraints)
     if (cd.kind == ConstraintKind::Orientation) ++orientations[size_t(model->findBody(cd.bodyA))];
   for (size_t i = 0; i < orientations.size(); ++i)
     if (orientations[i] > 1)
       r.warnings.push_back("body \"" + scene.bodies[i].name + "\" has " + std::to_string(orientations[i]) +
-                           " orientation constraints: each loses its grip at alignment, so together they fight as "
-                           "they converge; fix the remaining axis with a point-on-line or point-on-plane "
-                           "constraint instead");
+                           " orientation constraints: each holds two of its three rotations, so together they "
+                           "are redundant (one row to spare) and every step takes the slower dense SVD; hold "
+                           "the last rotation with a point-on-line or point-on-plane constraint instead");
+  // numeric settings past their stable bounds (core/stability.h)
+  for (const StabilityWarning& w : stabilityWarnings(scene)) r.warnings.push_back(w.message);
   return r;
 }
 

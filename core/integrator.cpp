@@ -189,20 +189,6 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
                       std::vector<std::uint8_t>& assembled) {
   Eigen::VectorXd& mu = c.mu;
   const ConstraintSystem& sys = c.system;
-  // which constraints count as assembled: sticky from the first step they are met, cleared
-  // while they are inactive (no row offset). Returns the largest |D| of the assembled ones.
-  auto updateAssembled = [&] {
-    for (size_t j = 0; j < assembled.size(); ++j)
-      if (sys.rowOffset()[j] < 0) assembled[j] = 0;
-    double maxD = 0.0;
-    for (int j : sys.active()) {
-      const ConstraintRows& r = sys.rows()[size_t(j)];
-      const double d = maxAbs(r.D, r.d);
-      if (d <= kProjectionThreshold) assembled[size_t(j)] = 1;
-      if (assembled[size_t(j)]) maxD = std::max(maxD, d);
-    }
-    return maxD;
-  };
   // the largest |D| (or |D1|) of the assembled constraints
   auto largest = [&](bool rates) {
     double maxD = 0.0;
@@ -296,7 +282,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     }
   };
   evaluateRowsAt(model, p, t, c);
-  double maxD = updateAssembled();
+  double maxD = updateAssembled(sys, assembled);
   if (sys.active().empty()) return false;
   bool changed = false;
   const double tol = model.settings.projectionTolerance;

@@ -27,8 +27,8 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
                             std::vector<Vec3>& impulses);
 
 // Projection after a step (post-stabilization) of the constraints that are assembled: met to
-// within kProjectionThreshold at some step since they became active (`assembled`, kept in the
-// State). The others keep their D and D1 to first order, so that they go on assembling with
+// within kAssembledThreshold at some step since they became active (`assembled`, kept in the
+// State; see updateAssembled). The others keep their D and D1 to first order, so that they go on assembling with
 // their tau. Positions: Gauss-Newton on the deviations with the mass metric,
 // the smallest mass-weighted correction dq that cancels D to first order,
 //   min 1/2 dq^T W^-1 dq  subject to  D + J dq = 0   =>   dq = -W J^T (J W J^T)^-1 D,
@@ -44,7 +44,6 @@ void stepSequentialImpulses(const Model& model, const Params& params, double t, 
 // momenta: du = -W J^T (J W J^T)^-1 D1, so D1 = 0 (applied only if it decreases the largest
 // rate; not for velocity-level steps, whose implicit target already corrects the rates of
 // assembled constraints). Returns whether it changed the state.
-inline constexpr double kProjectionThreshold = 1e-3;
 // 40: the 10 000-link chain's top links, under 10x the tension, sometimes need more than 16
 // (with 16 its joints opened to 45 um; with 40, 4.7 um, and no slower overall)
 inline constexpr int kProjectionIterations = 40;
