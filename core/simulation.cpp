@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "core/forces.h"
 #include "core/integrator.h"
@@ -43,7 +44,7 @@ double Simulation::nextEventTime() const {
   return m_state.nextEvent < ev.size() ? ev[m_state.nextEvent].time : std::numeric_limits<double>::infinity();
 }
 
-bool Simulation::stepOnce(double h) {
+bool Simulation::stepOnce(double h, std::string& runningAway) {
   const Model& m = *m_model;
   m_ctx.system.setResidualReported(false);
   if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
@@ -74,6 +75,8 @@ bool Simulation::stepOnce(double h) {
     finite = allFiniteLong(m_ctx.y);
   }
   if (!finite) return false;
+  runningAway = runaway(m_ctx.y, taken);
+  if (!runningAway.empty()) return true;
   unpack(m_ctx.y, m_state.bodies);
   m_packed = true;
   m_state.t += taken;
@@ -117,15 +120,18 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     m_backup.spinTrend = m_state.spinTrend;
     m_backup.impulses = m_state.impulses;
     m_backup.hNext = m_state.hNext;
-    if (!stepOnce(h)) {
+    std::string runningAway;
+    const bool finite = stepOnce(h, runningAway);
+    if (!finite || !runningAway.empty()) {
       m_state.assembled.swap(m_backup.assembled);
       m_state.lastForce.swap(m_backup.lastForce);
       std::swap(m_state.spinTrend, m_backup.spinTrend);
       m_state.impulses.swap(m_backup.impulses);
       m_state.hNext = m_backup.hNext;
       res.ok = false;
-      res.message = "the simulation diverged at t = " + std::to_string(m_state.t) +
-                    " s (non-finite state after a step of " + std::to_string(h) + " s)";
+      res.message = finite ? runningAway
+                           : "the simulation diverged at t = " + std::to_string(m_state.t) +
+                                 " s (non-finite state after a step of " + std::to_string(h) + " s)";
       return res;
     }
     if (reachesTarget && m_lastStep == h) m_state.t = target;  // exactly, whatever the rounding of t + h
@@ -134,6 +140,53 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     fireDueEvents();
   }
   return res;
+}
+
+// A blow-up is caught before it reaches NaN by what no step can follow: a body that turns
+// more than kMaxTurn rad in one step (the orientation step, the arm-rotation correction and the
+// geometric stiffness all linearize in h |w|; at h |w| ~ 1 a rotation's chord is off by 4 % and
+// the step no longer resolves the motion: 1 000 rad/s at 1 ms), or moves more than
+// kMaxMove m in one step (1e4 m/s at 1 ms; no model of ours moves at that speed). The bound on
+// |w| from |L| and the smallest principal moment is checked first, so the loop costs a few
+// multiplications per body.
+std::string Simulation::runaway(const Eigen::VectorXd& y, double h) const {
+  constexpr double kMaxTurn = 1.0, kMaxMove = 10.0;
+  const Model& m = *m_model;
+  int worst = -1;
+  double worstTurn = 0.0, worstMove = 0.0;
+  for (size_t i = 0; i < m.bodies.size(); ++i) {
+    const BodyModel& bm = m.bodies[i];
+    if (bm.fixed || !m_state.params.bodyActive[i]) continue;
+    const double* p = y.data() + i * kBodyDofs;
+    const Vec3 P(p[7], p[8], p[9]), L(p[10], p[11], p[12]);
+    const double move = h * bm.invMass * P.norm();
+    double turn = h * bm.invInertia.maxCoeff() * L.norm();  // >= h |w|
+    if (turn > kMaxTurn) {
+      const Quat q(p[3], p[4], p[5], p[6]);
+      turn = h * bm.invInertia.cwiseProduct(q.conjugate() * L).norm();
+    }
+    if ((turn > kMaxTurn || move > kMaxMove) && turn / kMaxTurn + move / kMaxMove > worstTurn / kMaxTurn + worstMove / kMaxMove) {
+      worst = int(i);
+      worstTurn = turn;
+      worstMove = move;
+    }
+  }
+  if (worst < 0) return {};
+  std::ostringstream o;
+  o.precision(3);
+  o << "the simulation diverged at t = " << std::to_string(m_state.t + h) << " s (caught before it reached NaN): body \"" << m.bodyNames[size_t(worst)] << "\" ";
+  if (worstTurn > kMaxTurn) o << "spins at " << worstTurn / h << " rad/s (" << worstTurn << " rad per step of " << h << " s)";
+  else o << "moves at " << worstMove / h << " m/s (" << worstMove << " m per step of " << h << " s)";
+  std::vector<double> dev;
+  deviations(dev);
+  int worstC = -1;
+  for (size_t j = 0; j < dev.size(); ++j)
+    if (dev[j] > 1e-3 && (worstC < 0 || dev[j] > dev[size_t(worstC)])) worstC = int(j);
+  if (worstC >= 0) o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)] << " before that step";
+  o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a larger tau, softer "
+    << "springs or less damping on light bodies, or the rk4 integrator (tether-cli check names the settings "
+    << "past their stable bounds)";
+  return o.str();
 }
 
 void Simulation::refresh() {

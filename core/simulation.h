@@ -12,7 +12,7 @@
 namespace tether::core {
 
 struct AdvanceResult {
-  bool ok = true;          // false: the state became non-finite; the last good state is kept
+  bool ok = true;          // false: the state blew up (or is blowing up); the last sane state is kept
   std::string message;     // why, naming the body
   long steps = 0;          // integrator steps taken (accepted)
 };
@@ -46,7 +46,12 @@ class Simulation {
   double nextEventTime() const;
   double snapToGrid(double t) const;
   double nextGridPoint(double t) const;
-  bool stepOnce(double h);  // false if the state became non-finite
+  // One step; false if the state became non-finite. A finite state that is running away (see
+  // runaway) is not taken either: runningAway says why, and the state stays as it was.
+  bool stepOnce(double h, std::string& runningAway);
+  // Whether the packed state y that a step h produced is running away: "" if not, else what,
+  // naming the body and the most deviated constraint, with the fix to try.
+  std::string runaway(const Eigen::VectorXd& y, double h) const;
   void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
 
   std::shared_ptr<const Model> m_model;

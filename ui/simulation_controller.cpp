@@ -125,9 +125,11 @@ bool SimulationController::nextFrame(bool loop) {
     m_rate = m_rate > 0 ? 0.8 * m_rate + 0.2 * rate : rate;
   }
   if (!r.ok) {
-    // the last good state is kept; stop and say why
+    // stop and say why, showing the last recorded frame (the solver kept the last sane state,
+    // which may lie between frames)
     m_playing = false;
-    m_message = r.message + "; paused at the last good state";
+    if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) m_sim->setState(*s);
+    m_message = r.message;
     return false;
   }
   m_history.record(m_sim->state());

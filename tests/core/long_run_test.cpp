@@ -97,5 +97,24 @@ TEST(LongRun, OrientationConstraintDoesNoWork) {
   EXPECT_LT(euler, 1e-2);
 }
 
+// A run that blows up (tau ten times shorter than the step: the velocity-level tau law is
+// unstable past h/tau = 2 + 2 sqrt 2) is stopped before it reaches NaN, keeps a sane state (the
+// rod still near its nail) and names the body and the constraint.
+TEST(LongRun, ABlowUpIsCaughtBeforeNaNWithTheLastSaneState) {
+  Scene s;
+  s.nails.push_back({"nail", Vec3(0, 0, 2)});
+  s.bodies.push_back(rod("rod", Vec3(0.05, 0, 2), Vec3(0.8, 0.3, 1.24), 0.02));
+  s.constraints.push_back(test::pointToNail("hang", pt("rod", "end1"), "nail", 1e-4));
+  Simulation sim(std::make_shared<const Model>(compile(s)));
+  const AdvanceResult r = sim.advanceTo(10.0);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("before it reached NaN"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("body \"rod\""), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("constraint \"hang\""), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("larger tau"), std::string::npos) << r.message;
+  EXPECT_LT(sim.state().t, 1.0);
+  EXPECT_LT((sim.state().bodies[0].x - Vec3(0, 0, 2)).norm(), 10.0);
+}
+
 }  // namespace
 }  // namespace tether::core
