@@ -54,15 +54,23 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable
     return heldTarget(r.D, projectable ? stab.holdTolerance : 0.0, 1.0 / std::max(h, stab.hNominal)) - (0.5 * h) * r.c;
   }
   // While a constraint assembles, its rate also moves by h c over the step (the Jacobian turns
-  // with the bodies): D1(t + h) = J u' + e + h c. Targeting J u' + e = D1* - h c keeps the tau
-  // (or Baumgarte) dynamics exact; without it a swinging body lags by ~c tau^2 (a pinned rod
-  // pulled to its nail stayed 3 mm off after 10 tau). Held constraints use the implicit target
-  // alone (Hong et al.), which is stable for whipping chains, and projection removes the rest.
+  // with the bodies): D1(t + h) = J u' + e + h c, and D by h J u' + h^2/2 c. Without c a
+  // swinging body lags by ~c tau^2 (a pinned rod pulled to its nail stayed 3 mm off after 10
+  // tau). With the target T = J u' + e, the step is
+  //   D_{n+1} = D_n + h T + h^2/2 c,   D1_{n+1} = T + h c,
+  //   T = (D1_n - h D_n/tau^2 - kappa h c) / (1 + 2h/tau)
+  // and kappa is chosen so that under a steady c the fixed point is D = 0: D steady needs
+  // T = -h c/2, so D1 = h c/2, and (1 + 2h/tau)(-h c/2) = h c/2 - h D/tau^2 - kappa h c gives
+  // h D/tau^2 = (1 + h/tau - kappa) h c: D = 0 for kappa = 1 + h/tau. The plain -h c after the
+  // division (kappa = 1 + 2h/tau) left D = -h tau c: 0.3 m on the whipping links of the chain between
+  // towers, which then never counted as assembled. Baumgarte likewise with alpha for 1/tau.
+  // Held constraints use the implicit target (Hong et al.), which is stable for whipping chains,
+  // and projection removes the rest.
   const Vec3 dc = h * r.c;
   switch (stab.kind) {
-    case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - dc;
+    case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D - (1.0 + h / tau) * dc) / (1.0 + 2.0 * h / tau);
     case StabilizationKind::Baumgarte:
-      return (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - dc;
+      return (r.D1 - (h * stab.beta * stab.beta) * r.D - (1.0 + h * stab.alpha) * dc) / (1.0 + 2.0 * h * stab.alpha);
     case StabilizationKind::Implicit: return r.D * (-1.0 / h);
   }
   return Vec3::Zero();
@@ -167,15 +175,20 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
 void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3>& Fext, const std::vector<Vec3>& Text,
                                     const Stabilization& stab) {
   const std::vector<BodyKinematics>& kin = *m_kin;
-  // a body's free accelerations (a0, alpha0). Continuous time: dw/dt = I^-1 (T + L x w) (paper
-  // Eqn. 11). A semi-implicit Euler step updates the world-frame L by h T and takes
-  // w' = I^-1(q) L' with the orientation at the start of the step, so there w' - w = h I^-1 T
-  // exactly. (Taken where needed, twice for a body between two joints: cheaper than a pass
-  // over the bodies and two arrays.)
+  // a body's free accelerations (a0, alpha0): dw/dt = I^-1 (T + L x w) (paper Eqn. 11), for
+  // the velocity-level step too. That step updates the world-frame L by h T, and the rate a
+  // constraint sees at the end of the step is w(t + h) = I(q')^-1 L' at the NEW orientation:
+  // I(q')^-1 = I^-1 + h [w]x I^-1 - h I^-1 [w]x + O(h^2), so w(t + h) = w + h I^-1 (T + L x w)
+  // + O(h^2), gyroscopic term included. (Leaving it out, as the start orientation's
+  // w' - w = h I^-1 T would have it, mispredicts every spinning body's rate by h I^-1 (L x w)
+  // per step, an error that does not vanish with h: the tori of the chain between towers,
+  // tumbling as they assembled, gained energy until they blew up at any dt.) (Taken where
+  // needed, twice for a body between two joints: cheaper than a pass over the bodies and two
+  // arrays.)
   auto a0 = [&](size_t i) { return Vec3(kin[i].invMass * Fext[i]); };
   auto alpha0 = [&](size_t i) {
     const BodyKinematics& k = kin[i];
-    return Vec3(k.invI * (stab.velocityLevel ? Text[i] : Vec3(Text[i] + k.L.cross(k.w))));
+    return Vec3(k.invI * Vec3(Text[i] + k.L.cross(k.w)));
   };
 
   m_B.resize(m_report.rows);  // (every row is written below)
@@ -472,9 +485,15 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     const ConstraintRows& r = m_rows[size_t(j)];
     const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
-    Vec3 ju0 = Vec3::Zero();
-    for (int s = 0; s < r.nb; ++s) ju0 += r.jl(s, kin[size_t(r.body[s])].v) + r.ja(s, kin[size_t(r.body[s])].w);
-    target[size_t(j)] = d1 - (r.D1 - ju0);
+    // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
+    // inertia over the step, h I^-1 (L x w) (see alpha0 in formEquation): the target takes it off
+    Vec3 ju0 = Vec3::Zero(), gyro = Vec3::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      const BodyKinematics& k = kin[size_t(r.body[s])];
+      ju0 += r.jl(s, k.v) + r.ja(s, k.w);
+      gyro += r.ja(s, h * (k.invI * k.L.cross(k.w)));
+    }
+    target[size_t(j)] = d1 - (r.D1 - ju0) - gyro;
     Mat33 K = Mat33::Zero();
     for (int s = 0; s < r.nb; ++s) {
       Mat33 G, H;
@@ -566,7 +585,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
         // w at the end of the step (taken where it is needed: a per-body array costs more in
         // memory traffic than the second product on a body shared by two joints)
         const BodyKinematics& k = kin[size_t(r.body[s])];
-        const Vec3 wEnd = k.w + h * (k.invI * T[size_t(r.body[s])]);
+        const Vec3 wEnd = k.w + h * (k.invI * Vec3(T[size_t(r.body[s])] + k.L.cross(k.w)));  // (see alpha0)
         c -= pointAcceleration(wEnd, r.skewArm(s));  // (as formEquation)
       }
       const Vec3 dc = c - m_cApplied[size_t(node)];
