@@ -116,5 +116,31 @@ TEST(LongRun, ABlowUpIsCaughtBeforeNaNWithTheLastSaneState) {
   EXPECT_LT((sim.state().bodies[0].x - Vec3(0, 0, 2)).norm(), 10.0);
 }
 
+// Sequential impulses at their default 30 sweeps on the undamped compound pendulum released
+// horizontal: energy kept within 1 % of the swing's scale over 5 s and the motion within 1 cm
+// of an RK4 reference after 3 s (it lost 76 % and was 10 cm off before the velocity-level step
+// took the inertia's turn into account).
+TEST(LongRun, SequentialImpulsesFollowTheCompoundPendulum) {
+  Scene s = test::compoundPendulum(0.1);
+  s.settings.projection = true;
+  s.settings.integrator = IntegratorKind::RK4;
+  Simulation reference(std::make_shared<const Model>(compile(s)));
+  s.settings.integrator = IntegratorKind::SemiImplicitEuler;
+  s.settings.solver = SolverKind::SequentialImpulses;
+  Simulation si(std::make_shared<const Model>(compile(s)));
+  const double scale = 9.81 * (si.model().bodies[0].mass * 0.5 + si.model().bodies[1].mass * 1.0);  // ~ the drop, J
+  const double e0 = mechanical(si);
+  double worst = 0.0;
+  for (double t = 0.1; t <= 5.0 + 1e-9; t += 0.1) {
+    ASSERT_TRUE(si.advanceTo(t).ok);
+    worst = std::max(worst, std::abs(mechanical(si) - e0));
+    if (std::abs(t - 3.0) < 1e-9) {
+      ASSERT_TRUE(reference.advanceTo(3.0).ok);
+      for (size_t b = 0; b < 2; ++b) EXPECT_LT((si.state().bodies[b].x - reference.state().bodies[b].x).norm(), 0.01);
+    }
+  }
+  EXPECT_LT(worst, 0.01 * scale);
+}
+
 }  // namespace
 }  // namespace tether::core
