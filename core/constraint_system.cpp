@@ -176,7 +176,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
                                     const Stabilization& stab) {
   const std::vector<BodyKinematics>& kin = *m_kin;
   // a body's free accelerations (a0, alpha0): dw/dt = I^-1 (T + L x w) (paper Eqn. 11), for
-  // the velocity-level step too. That step updates the world-frame L by h T, and the rate a
+  // the velocity-level step's assembling (rate) targets too. That step updates the world-frame L by h T, and the rate a
   // constraint sees at the end of the step is w(t + h) = I(q')^-1 L' at the NEW orientation:
   // I(q')^-1 = I^-1 + h [w]x I^-1 - h I^-1 [w]x + O(h^2), so w(t + h) = w + h I^-1 (T + L x w)
   // + O(h^2), gyroscopic term included. (Leaving it out, as the start orientation's
@@ -186,10 +186,15 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
   // needed, twice for a body between two joints: cheaper than a pass over the bodies and two
   // arrays.)
   auto a0 = [&](size_t i) { return Vec3(kin[i].invMass * Fext[i]); };
-  auto alpha0 = [&](size_t i) {
+  // The held constraints' targets are targets for D at the end of the step, which the body
+  // reaches turning with the midpoint rate w(q_half) = w + h I^-1 T + h/2 I^-1 (L x w) + O(h^2)
+  // (see stepSemiImplicitEuler): they take half the gyroscopic term (with all of it, a thin
+  // plate pinned off its long axis spun up to 1 000 rad/s).
+  auto alpha0 = [&](size_t i, double gyroscopic) {
     const BodyKinematics& k = kin[i];
-    return Vec3(k.invI * Vec3(Text[i] + k.L.cross(k.w)));
+    return Vec3(k.invI * Vec3(Text[i] + gyroscopic * k.L.cross(k.w)));
   };
+  const std::vector<std::uint8_t>* held = stab.velocityLevel ? stab.assembled : nullptr;
 
   m_B.resize(m_report.rows);  // (every row is written below)
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
@@ -211,7 +216,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
       for (int s = 0; s < r.nb; ++s) {
         const size_t bi = size_t(r.body[s]);
         const Vec3 a = r.skewArm(s);
-        b += double(r.unit[s]) * a0(bi) + a.cross(alpha0(bi));  // J [a0; alpha0]
+        b += double(r.unit[s]) * a0(bi) + a.cross(alpha0(bi, 0.5));  // J [a0; alpha0]
         const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
         guess -= pointAcceleration(w, a);
       }
@@ -238,7 +243,8 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
         b = r.D1 / stab.h + r.D / (stab.h * stab.h);
         break;
     }
-    for (int s = 0; s < r.nb; ++s) b += r.jl(s, a0(size_t(r.body[s]))) + r.ja(s, alpha0(size_t(r.body[s])));
+    const double gyroscopic = held && size_t(j) < held->size() && (*held)[size_t(j)] ? 0.5 : 1.0;
+    for (int s = 0; s < r.nb; ++s) b += r.jl(s, a0(size_t(r.body[s]))) + r.ja(s, alpha0(size_t(r.body[s]), gyroscopic));
     scatterRows(m_B, m_rowOffset[size_t(j)], b, r.d);
   }
   const int rows = m_report.rows, cols = m_report.cols;
@@ -585,7 +591,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
         // w at the end of the step (taken where it is needed: a per-body array costs more in
         // memory traffic than the second product on a body shared by two joints)
         const BodyKinematics& k = kin[size_t(r.body[s])];
-        const Vec3 wEnd = k.w + h * (k.invI * Vec3(T[size_t(r.body[s])] + k.L.cross(k.w)));  // (see alpha0)
+        const Vec3 wEnd = k.w + h * (k.invI * Vec3(T[size_t(r.body[s])] + 0.5 * k.L.cross(k.w)));  // (see alpha0)
         c -= pointAcceleration(wEnd, r.skewArm(s));  // (as formEquation)
       }
       const Vec3 dc = c - m_cApplied[size_t(node)];
