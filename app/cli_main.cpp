@@ -17,6 +17,7 @@
 #include "core/bench_scenes.h"
 #include "core/headless.h"
 #include "core/scene_io.h"
+#include "core/stability.h"
 
 namespace {
 
@@ -164,6 +165,12 @@ int main(int argc, char** argv) {
         return kBadInput;
       }
       opt.csv = &csv;
+    }
+    {
+      // numeric settings past their stable bounds: said, not refused (the run shows what happens)
+      Scene effective = scene;
+      ov.applyTo(effective.settings);
+      for (const StabilityWarning& w : stabilityWarnings(effective)) std::cerr << "tether-cli: warning: " << w.message << "\n";
     }
     const RunSummary s = runScene(scene, opt);
     std::cout << "scene: " << scenePath << "\n" << formatSummary(s);

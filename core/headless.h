@@ -59,7 +59,8 @@ struct CheckReport {
   std::string solver;                      // the solver path and why
   std::vector<std::string> redundant;      // constraint names
   std::vector<std::string> conflicting;
-  std::vector<std::string> warnings;       // modelling pitfalls found in the scene
+  std::vector<std::string> warnings;       // modelling pitfalls found in the scene, and numeric
+                                           // settings past their stable bounds (core/stability.h)
 };
 
 // The constraint system at t = 0 (after the events at t = 0). Throws SceneError.

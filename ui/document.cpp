@@ -50,7 +50,7 @@ void Document::assign(const core::Scene& scene) {
 }
 
 bool Document::edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId,
-                    QString* error) {
+                    QString* error, const Check& check) {
   core::Scene next = m_scene;
   change(next);
   try {
@@ -58,6 +58,13 @@ bool Document::edit(const QString& text, const std::function<void(core::Scene&)>
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
+  }
+  if (check) {
+    const QString refused = check(m_scene, next);
+    if (!refused.isEmpty()) {
+      if (error) *error = refused;
+      return false;
+    }
   }
   m_undo.push(new SceneCommand(this, m_scene, std::move(next), text, mergeId));
   return true;

@@ -25,11 +25,15 @@ class Document : public QObject {
   // "name.json*" style title part
   QString displayName() const;
 
+  // A further check of a valid edited scene against the scene before: why it is refused, or
+  // empty to let it land (the inspector refuses values that certainly diverge this way).
+  using Check = std::function<QString(const core::Scene& before, const core::Scene& after)>;
+
   // Apply an edit as one undoable command named text. Edits with the same nonzero mergeId in
   // a row merge into one command (drags, spin-box steps). Returns false and sets error if the
-  // edited scene is invalid; then nothing changes.
+  // edited scene is invalid, or if check refuses it; then nothing changes.
   bool edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId = 0,
-            QString* error = nullptr);
+            QString* error = nullptr, const Check& check = {});
   // End the current merge run (the next edit with the same id starts a new command).
   void closeMerge() { ++m_mergeEpoch; }
 

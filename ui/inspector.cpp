@@ -14,6 +14,7 @@
 #include "core/body.h"
 #include "core/scene_edit.h"
 #include "core/scene_io.h"
+#include "core/stability.h"
 
 namespace tether::ui {
 
@@ -55,6 +56,12 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   m_error->setWordWrap(true);
   m_error->setStyleSheet(QStringLiteral("color: #b01010;"));
   m_error->hide();
+  m_warning = new QLabel(this);
+  m_warning->setObjectName(QStringLiteral("stabilityWarnings"));
+  m_warning->setWordWrap(true);
+  m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_warning->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+  m_warning->hide();
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
@@ -68,6 +75,7 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
                              "timeline events at the playhead instead of changing the scene"));
   outer->addWidget(m_recordBox);
   outer->addWidget(m_error);
+  outer->addWidget(m_warning);
   outer->addWidget(scroll);
   connect(&m_doc, &Document::changed, this, &Inspector::scheduleRebuild);
   rebuild();
@@ -110,7 +118,7 @@ bool Inspector::record(const Timed& timed, const std::vector<double>& value, boo
   QString error;
   const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(e.action)),
                                                   QString::fromStdString(e.target)).arg(e.time);
-  if (m_doc.edit(what, [&](Scene& s) { s.events.push_back(e); }, 0, &error)) m_error->hide();
+  if (guardedEdit(what, [&](Scene& s) { s.events.push_back(e); }, 0, error)) m_error->hide();
   else {
     m_error->setText(tr("Not recorded: %1").arg(error));
     m_error->show();
@@ -119,9 +127,25 @@ bool Inspector::record(const Timed& timed, const std::vector<double>& value, boo
   return true;
 }
 
+bool Inspector::guardedEdit(const QString& what, const Change& change, int mergeId, QString& error) {
+  // Refuse what makes a value certainly diverge where none did before (a file's old values may
+  // stay while other fields change); let risky values land and say so.
+  QStringList risky;
+  const auto guard = [&risky](const Scene& before, const Scene& after) -> QString {
+    const std::vector<core::StabilityWarning> fresh = core::newWarnings(before, after);
+    for (const core::StabilityWarning& w : fresh)
+      if (w.severity == core::StabilitySeverity::Diverges) return QString::fromStdString(w.message);
+    for (const core::StabilityWarning& w : fresh) risky << QString::fromStdString(w.message);
+    return {};
+  };
+  if (!m_doc.edit(what, change, mergeId, &error, guard)) return false;
+  if (!risky.isEmpty()) emit message(tr("Warning: %1").arg(risky.join(QStringLiteral("; "))));
+  return true;
+}
+
 void Inspector::apply(const QString& what, const Change& change, int mergeId) {
   QString error;
-  if (m_doc.edit(what, change, mergeId, &error)) {
+  if (guardedEdit(what, change, mergeId, error)) {
     m_error->hide();
     return;
   }
@@ -130,9 +154,42 @@ void Inspector::apply(const QString& what, const Change& change, int mergeId) {
   scheduleRebuild();  // back to the document's values
 }
 
+// The stability warnings (core/stability.h) of the inspected object: its own values, and the
+// events that set them; for the settings, the scene-wide values.
+void Inspector::showStabilityWarnings() {
+  const Scene& s = m_doc.scene();
+  std::string prefix;
+  auto indexIn = [&](const auto& list, const char* what) {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i].name == m_selection.name) prefix = std::string(what) + "[" + std::to_string(i) + "].";
+  };
+  switch (m_selection.kind) {
+    case Selection::Kind::Settings: prefix = "settings."; break;
+    case Selection::Kind::Constraint: indexIn(s.constraints, "constraints"); break;
+    case Selection::Kind::Force: indexIn(s.forces, "forces"); break;
+    default: break;
+  }
+  QStringList lines;
+  if (!prefix.empty()) {
+    for (const core::StabilityWarning& w : core::stabilityWarnings(s)) {
+      bool mine = w.place.rfind(prefix, 0) == 0;
+      if (!mine && prefix != "settings." && w.place.rfind("events[", 0) == 0) {
+        const size_t e = std::stoul(w.place.substr(7));
+        mine = e < s.events.size() && s.events[e].target == m_selection.name;
+      }
+      if (mine)
+        lines << (w.severity == core::StabilitySeverity::Diverges ? tr("Diverges: %1") : tr("Warning: %1"))
+                     .arg(QString::fromStdString(w.message));
+    }
+  }
+  m_warning->setText(lines.join(QStringLiteral("\n")));
+  m_warning->setVisible(!lines.isEmpty());
+}
+
 void Inspector::rebuild() {
   while (m_layout->rowCount() > 0) m_layout->removeRow(0);
   m_fieldId = 0;
+  showStabilityWarnings();
   const Scene& s = m_doc.scene();  // read only: edits go through apply()
   switch (m_selection.kind) {
     case Selection::Kind::None:

@@ -1,6 +1,9 @@
 // The property inspector: every parameter of the selected object (or of the scene settings)
 // with its unit. Entries are range-checked by their widgets and the whole scene is validated
-// before an edit lands; a refused edit shows why and the fields revert.
+// before an edit lands; a refused edit shows why and the fields revert. Numeric guard rails
+// (core/stability.h): an edit that makes a value certainly diverge where none did is refused
+// with the reason; one that is merely risky lands and is said (message()); the stability
+// warnings of the inspected object show under the fields.
 #pragma once
 
 #include <QFormLayout>
@@ -36,6 +39,7 @@ class Inspector : public QWidget {
 
  signals:
   void renamed(const Selection& s);  // the inspected object has a new name
+  void message(const QString& text);  // for the status bar: an edit landed with a stability warning
 
  private:
   void rebuild();
@@ -44,6 +48,9 @@ class Inspector : public QWidget {
   void apply(const QString& what, const Change& change, int mergeId);
   using Timed = TimedParam;
   bool record(const Timed& timed, const std::vector<double>& value, bool on);
+  // The edit of `what` through the document with the stability guard; false: refused (error set).
+  bool guardedEdit(const QString& what, const Change& change, int mergeId, QString& error);
+  void showStabilityWarnings();
 
   // field builders: each commits its own edit
   void addHeader(const QString& text);
@@ -70,6 +77,7 @@ class Inspector : public QWidget {
   QWidget* m_form = nullptr;
   QFormLayout* m_layout = nullptr;
   QLabel* m_error = nullptr;
+  QLabel* m_warning = nullptr;  // the stability warnings of the inspected object
   QCheckBox* m_recordBox = nullptr;
   std::function<double()> m_playhead;
   QString m_lastError;

@@ -16,6 +16,7 @@
 
 #include "core/live_edit.h"
 #include "core/scene_edit.h"
+#include "core/stability.h"
 #include <cmath>
 
 #ifndef TETHER_EXAMPLES_DIR
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_outliner, &Outliner::selected, this, &MainWindow::select);
   connect(m_outliner, &Outliner::deleteRequested, this, &MainWindow::deleteSelection);
   connect(m_inspector, &Inspector::renamed, this, &MainWindow::select);
+  connect(m_inspector, &Inspector::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
 
   // the UI polls the newest snapshot at display rate; it never waits for the solver
   m_frameTimer.setInterval(16);
@@ -375,7 +377,37 @@ bool MainWindow::openFile(const QString& path) {
   addRecent(QFileInfo(path).absoluteFilePath());
   select({});
   m_playAction->setChecked(false);
+  showStabilityWarnings();
   return true;
+}
+
+void MainWindow::showStabilityWarnings() {
+  // values past their stable bounds (core/stability.h): the file loads as it is, and says so
+  // in a box that does not block the window, and in the status bar
+  const std::vector<core::StabilityWarning> warnings = core::stabilityWarnings(m_doc.scene());
+  if (warnings.empty()) return;
+  int diverging = 0;
+  QString list;
+  for (const core::StabilityWarning& w : warnings) {
+    const bool d = w.severity == core::StabilitySeverity::Diverges;
+    diverging += d ? 1 : 0;
+    list += (d ? tr("• Diverges: %1\n") : tr("• Warning: %1\n")).arg(QString::fromStdString(w.message));
+  }
+  const QString name = m_doc.displayName();
+  const QString head =
+      diverging ? tr("%1 has values its integrator cannot step stably: playing it will blow up. Fix them in the "
+                     "Properties dock (the scene is loaded as it is).").arg(name)
+                : tr("%1 has values that are poorly resolved at its time step: it runs, but not as the numbers "
+                     "say.").arg(name);
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Stability warnings"), head, QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("stabilityBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setInformativeText(list.trimmed());
+  box->setModal(false);
+  box->setWindowModality(Qt::NonModal);
+  box->show();
+  statusBar()->showMessage(tr("%1: %n stability warning(s)", nullptr, int(warnings.size())).arg(name) +
+                           (diverging ? tr(", %n certainly diverging", nullptr, diverging) : QString()));
 }
 
 bool MainWindow::saveFile(const QString& path) {

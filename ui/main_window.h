@@ -65,6 +65,7 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void showError(const QString& title, const QString& text);
+  void showStabilityWarnings();  // after opening a file: non-modal
 
   Document m_doc;
   std::unique_ptr<SimulationController> m_sim;

@@ -84,6 +84,27 @@ TEST(Cli, CheckWarnsAboutTwoOrientationConstraintsOnOneBody) {
   std::filesystem::remove(path);
 }
 
+// Guard rails (core/stability.h): check prints a warning naming the place, the limit and the
+// fix; run says the same on stderr and runs anyway.
+TEST(Cli, CheckAndRunWarnAboutATauTheStepCannotFollow) {
+  const std::string path = tempFile("tether_short_tau.json", R"({"format": "tether-scene", "version": 1,
+    "settings": {"dt": 0.001, "integrator": "euler"},
+    "bodies": [{"name": "rod", "type": "rod", "radius": 0.02, "ends": [[0.3, 0.2, 1.8], [1.3, 0.2, 1.9]]}],
+    "nails": [{"name": "nail", "position": [0, 0, 2]}],
+    "constraints": [{"name": "hang", "type": "point_to_nail", "point": "rod.end1", "nail": "nail", "tau": 0.0001}]})");
+  Result r = cli("check " + path);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: constraints[0].tau: 0.0001 s of constraint \"hang\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("blow up; use a tau of at least 0.003 s"), std::string::npos) << r.out;
+  // RK4 at a 10 times shorter step follows it: no warning
+  r = cli("check " + path + " --integrator rk4 --dt 0.00001");
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
+  r = cli("run " + path + " --until 0.05");
+  EXPECT_NE(r.out.find("tether-cli: warning: constraints[0].tau: 0.0001 s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("steps:"), std::string::npos) << r.out;  // it ran
+  std::filesystem::remove(path);
+}
+
 TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
   const std::string bad = tempFile("tether_bad.json", R"({"format": "tether-scene", "version": 1,
     "bodies": [{"name": "r", "type": "rod", "length": -1}]})");

@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QRandomGenerator>
 #include <QScreen>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -325,6 +326,10 @@ class GuiTest : public QObject {
     QVERIFY(!snap->playing);
     QVERIFY2(QString::fromStdString(snap->message).contains("diverged"), snap->message.c_str());
     QVERIFY(snap->bodies[0].x.allFinite());
+    // caught before NaN, and the frame shown is the last recorded one: the ball still near its
+    // spring, not thrown to 1e45 m
+    QVERIFY2(snap->bodies[0].x.norm() < 10.0, snap->message.c_str());
+    QVERIFY2(QString::fromStdString(snap->message).contains("body \"ball\""), snap->message.c_str());
     QTRY_VERIFY(!w.isPlaying());  // the Play button follows
     w.document().undoStack()->setClean();
   }
@@ -511,6 +516,85 @@ class GuiTest : public QObject {
     QCOMPARE(s.constraints[0].a.body, std::string("arm"));  // the pin follows
     QCOMPARE(s.constraints[1].a.body, std::string("arm"));  // and the joint
     QCOMPARE(w.selection().name, std::string("arm"));
+    w.document().undoStack()->setClean();
+  }
+
+  // Guard rails (core/stability.h): a tau typed into the inspector that the integrator
+  // certainly cannot follow is refused with the reason; a merely risky one lands and is said;
+  // a file that holds a diverging value opens as it is, with a warning that does not block.
+  void stabilityGuard() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));  // rk4, dt 1 ms
+    QVERIFY(!w.findChild<QMessageBox*>("stabilityBox"));  // the examples are within their bounds
+    w.select({ui::Selection::Kind::Constraint, "pin"});
+    auto* own = w.inspector()->findChild<QCheckBox*>("Own tau");
+    QVERIFY(own);
+    own->setChecked(true);
+    QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("Tau"));
+    QCOMPARE(*w.document().scene().constraints[0].tau, 0.1);
+    const std::string before = json(w.document().scene());
+    const int commands = w.document().undoStack()->count();
+    auto type = [&](const char* text) {
+      auto* tau = w.inspector()->findChild<QDoubleSpinBox*>("Tau");
+      QVERIFY(tau);
+      tau->setFocus();
+      QTest::keyClick(tau, Qt::Key_A, Qt::ControlModifier);
+      QTest::keyClicks(tau, text);
+      QTest::keyClick(tau, Qt::Key_Return);
+    };
+    auto shown = [&](const QString& objectName) {
+      for (QLabel* l : w.inspector()->findChildren<QLabel*>())
+        if (l->isVisible() && (objectName.isEmpty() || l->objectName() == objectName) && l->text().contains("constraints[0].tau"))
+          return l->text();
+      return QString();
+    };
+
+    // 0.0002 s: RK4 at dt = 1 ms grows every step below dt / 2.785 = 0.000359 s
+    type("0.0002");
+    QCOMPARE(json(w.document().scene()), before);
+    QCOMPARE(w.document().undoStack()->count(), commands);
+    const QString refused = shown(QString());
+    QVERIFY2(refused.contains("Not applied: constraints[0].tau: 0.0002 s"), qPrintable(refused));
+    QVERIFY2(refused.contains("blow up") && refused.contains("use a tau of at least 0.003 s"), qPrintable(refused));
+    QTest::qWait(10);  // the form rebuilds with the document's value
+    QCOMPARE(w.inspector()->findChild<QDoubleSpinBox*>("Tau")->value(), 0.1);
+
+    // 0.002 s: stable but shorter than 3 steps: lands, and says so
+    type("0.002");
+    QCOMPARE(*w.document().scene().constraints[0].tau, 0.002);
+    QVERIFY2(w.statusBar()->currentMessage().contains("Warning: constraints[0].tau: 0.002 s"),
+             qPrintable(w.statusBar()->currentMessage()));
+    QTRY_VERIFY(!shown("stabilityWarnings").isEmpty());  // under the fields while it is inspected
+    QVERIFY(shown("stabilityWarnings").contains("3 time steps"));
+
+    // a file holding the diverging value: it opens, with a box that does not block the window
+    QTemporaryDir dir;
+    const QString path = dir.filePath("short_tau.json");
+    core::Scene s = w.document().scene();
+    s.constraints[0].tau = 0.0002;
+    core::saveScene(s, path.toStdString());
+    w.document().undoStack()->setClean();
+    QVERIFY(w.openFile(path));
+    QCOMPARE(*w.document().scene().constraints[0].tau, 0.0002);
+    auto* box = w.findChild<QMessageBox*>("stabilityBox");
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY(!box->isModal());
+    QVERIFY2(box->informativeText().contains("Diverges: constraints[0].tau: 0.0002 s"), qPrintable(box->informativeText()));
+    QVERIFY(w.statusBar()->currentMessage().contains("certainly diverging"));
+    box->close();
+    // its other fields still edit (the old value is not new), and the value itself can be fixed
+    w.select({ui::Selection::Kind::Body, "upper"});
+    auto* length = w.inspector()->findChild<QDoubleSpinBox*>("Length");
+    QVERIFY(length);
+    length->setValue(1.2);
+    QCOMPARE(w.document().scene().bodies[0].length, 1.2);
+    w.select({ui::Selection::Kind::Constraint, "pin"});
+    QVERIFY(shown("stabilityWarnings").startsWith("Diverges: constraints[0].tau"));
+    type("0.01");
+    QCOMPARE(*w.document().scene().constraints[0].tau, 0.01);
+    QTRY_VERIFY(shown("stabilityWarnings").isEmpty());
     w.document().undoStack()->setClean();
   }
 

@@ -1,0 +1,604 @@
+#include "core/stability.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "core/body.h"
+#include "core/path.h"
+
+// Derivations. Every part is the oscillator x'' + gamma x' + omega2 x = 0, stepped with h.
+//
+// 1. Constraint feedback (settings.stabilization "tau": gamma = 2/tau, omega2 = 1/tau^2;
+//    "baumgarte": gamma = 2 alpha, omega2 = beta^2). "implicit" (D' = -D/h) is stable for
+//    any h and is not checked.
+//    Semi-implicit Euler solves for the rate at the end of the step (velocityTarget in
+//    core/constraint_system.cpp): D1' = (D1 - h omega2 D) / (1 + h gamma), then D' = D + h D1'.
+//    With x = h / tau on the state (D, h D1) the map is
+//        A = 1/(1+2x) [[1 + 2x - x^2, 1], [-x^2, 1]],  det = 1/(1+2x),  tr = (2 + 2x - x^2)/(1+2x).
+//    Jury's conditions for z^2 - tr z + det: |det| < 1 (x > 0: yes); 1 - tr + det = x^2/(1+2x)
+//    > 0 (yes); 1 + tr + det = (4 + 4x - x^2)/(1+2x) > 0, i.e. x < 2 + 2 sqrt(2) = 4.83.
+//    So tau > h / 4.83 is stable, and tau <= h / 4.83 grows every step. Below that the
+//    discrete assembly is not the continuous one: tr^2 - 4 det = x^3 (x - 4)/(1+2x)^2, so the
+//    eigenvalues are complex (a slight oscillation, |z| = 1/sqrt(1+2x)) up to x = 4, and for
+//    x > 1 + sqrt(3) (tr < 0) D changes sign every step. We warn below 3 steps (x > 1/3):
+//    the model then jumps together in a few steps instead of being animated.
+//    Baumgarte in general: 1 + tr + det = (4 + 2 h gamma - h^2 omega2)/(1 + h gamma) > 0,
+//    i.e. h^2 beta^2 < 4 + 4 h alpha (tau: alpha = beta = 1/tau gives x^2 < 4 + 4x again).
+//    RK4 integrates D'' = -gamma D' - omega2 D; its step multiplies each eigenvalue mode by
+//    R(h lambda), R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24, lambda the roots of
+//    lambda^2 + gamma lambda + omega2 (tau: -1/tau, double). On the real axis R > 0 (an even
+//    truncation of exp has no real root), and R(-x) - 1 = x (x^3 - 4x^2 + 12x - 24) / 24, whose
+//    cubic rises monotonically (3x^2 - 8x + 12 > 0) through its one root 2.785
+//    (kRk4RealLimit): |R(-x)| < 1 iff x < 2.785, i.e. tau > h / 2.785. On the imaginary axis
+//    |R(iy)|^2 = 1 - y^6/72 + y^8/576 < 1 iff y < 2 sqrt(2).
+//    The double root makes RK4's step map a Jordan block, R(hA) = R(-x) 1 + R'(-x) (hA + x 1):
+//    below the limit it still amplifies D for a few steps before it decays (x = 2.65: by -2.45
+//    in the first step, about 7 times at most). That, and a body turning fast as it assembles
+//    (the linearization ignores the turn), is why tau below 3 steps is a warning: near the
+//    limit a rod's end pulled 0.4 m can blow up on the stable side too.
+//    (With projection on, a constraint that is already met is held by projection and, with
+//    Euler, by the implicit target: tau then acts only while a constraint assembles: at the
+//    start, after it is enabled, or after something tears it open by more than 1 mm.)
+//
+// 2. Springs (gamma = c / m_eff, omega2 = k / m_eff). Applied forces are taken at the start of
+//    the step and positions move with the new velocity (symplectic Euler). On (x, h v), with
+//    w = h omega, e = h gamma:
+//        h v' = (1 - e) h v - w^2 x,  x' = x + h v'   =>   A = [[1 - w^2, 1 - e], [-w^2, 1 - e]],
+//        det = 1 - e,  tr = 2 - w^2 - e.
+//    Jury: |1 - e| < 1 (0 <= e < 2; at e = 0 the eigenvalues lie on the unit circle, distinct
+//    while w < 2: bounded); 1 - tr + det = w^2 > 0; 1 + tr + det = 4 - w^2 - 2e > 0. Together:
+//        (h omega)^2 + 2 h c / m_eff < 4      (c = 0: h omega < 2; k = 0: h c / m_eff < 2).
+//    RK4: as above, h omega < 2 sqrt(2) undamped, h c / m_eff < 2.785 overdamped.
+//    The effective mass along the spring's direction n at its two ends a, b:
+//        1 / m_eff = sum over the ends of 1/m + (r x n) . I_world^-1 (r x n)
+//    (an impulse f n at the point p = x + r changes its velocity along n by that much: f/m
+//    from the centre of mass, (I^-1 (r x f n)) x r from the turn). A nail, a path or a fixed
+//    body contributes 0. For a spring of zero length at the start, n is the worst direction:
+//    the largest eigenvalue of sum (1/m) 1 + [r]x^T I^-1 [r]x. Bodies' masses and inertias are
+//    those of their definitions at the initial pose. Constraints on the bodies only make the
+//    motion along n heavier (they take freedoms away), so the free m_eff is the light end:
+//    a Diverges finding for a spring on constrained bodies is the free bodies' verdict.
+//    Torsion springs: the same with the moment of inertia about the torque axis n = a x b / |a x b|,
+//        1 / I_eff = n . (I_A^-1 + I_B^-1) n   (worst n perpendicular to a if a, b are parallel).
+//
+// 3. Viscous damping (the damping force): v' = (1 - h c/m) v, and per principal axis of a body
+//    L' = (1 - h c / I_i) L_i: stable iff h c / m < 2 and h c / I_min < 2 (RK4: 2.785). A thin
+//    rod's axial moment m r^2 / 2 is tiny: angular damping meant for its swing spins it to
+//    pieces about its axis. See stability::viscousDampingIsExplicit to switch this off for an
+//    integrator that takes the damping implicitly.
+//
+// 4. dt itself: a step above 0.05 s is coarse for anything that moves (warn).
+//
+// RK45 (Dormand-Prince) shrinks its step until it is stable, so it never diverges; it warns
+// only when a rate exceeds 1000 per output interval dt (its steps would be ~1000 times shorter
+// than dt: the run crawls).
+
+namespace tether::core {
+
+namespace stability {
+
+bool viscousDampingIsExplicit(IntegratorKind integrator, bool angular) {
+  (void)angular;  // semi-implicit Euler: linear and angular damping both explicit (core/forces.cpp)
+  switch (integrator) {
+    case IntegratorKind::SemiImplicitEuler: return true;
+    case IntegratorKind::RK4: return true;
+    case IntegratorKind::RK45: return true;
+  }
+  return true;
+}
+
+namespace {
+
+double spectralRadius(const Eigen::Matrix2d& A) {
+  const double tr = A.trace(), det = A.determinant();
+  const double disc = tr * tr - 4.0 * det;
+  if (disc >= 0.0) {
+    const double s = std::sqrt(disc);
+    return 0.5 * std::max(std::abs(tr + s), std::abs(tr - s));
+  }
+  return std::sqrt(det);
+}
+
+}  // namespace
+
+double growthPerStep(IntegratorKind integrator, Treatment treatment, double h, double omega2, double gamma) {
+  Eigen::Matrix2d M;  // the step map on (x, v)
+  if (integrator == IntegratorKind::SemiImplicitEuler) {
+    if (treatment == Treatment::Feedback) {
+      const double s = 1.0 / (1.0 + h * gamma);  // v' = s (v - h omega2 x), x' = x + h v'
+      M << 1.0 - h * h * omega2 * s, h * s, -h * omega2 * s, s;
+    } else {
+      const double d = 1.0 - h * gamma;  // v' = d v - h omega2 x, x' = x + h v'
+      M << 1.0 - h * h * omega2, h * d, -h * omega2, d;
+    }
+  } else {
+    Eigen::Matrix2d A;
+    A << 0.0, 1.0, -omega2, -gamma;
+    const Eigen::Matrix2d Z = h * A, Z2 = Z * Z, Z3 = Z2 * Z, Z4 = Z3 * Z;
+    M = Eigen::Matrix2d::Identity() + Z + Z2 / 2.0 + Z3 / 6.0 + Z4 / 24.0;
+  }
+  return spectralRadius(M);
+}
+
+}  // namespace stability
+
+namespace {
+
+using stability::Treatment;
+
+constexpr double kGrowthTolerance = 1e-9;  // growth per step above 1 + this: diverges
+
+std::string num(double v) {  // a value the user gave
+  char b[64];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+std::string lim(double v) {  // a computed limit or fix
+  char b[64];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+// The integrator that actually steps: sequential impulses always step with semi-implicit Euler.
+IntegratorKind stepper(const Settings& s) {
+  return s.solver == SolverKind::SequentialImpulses ? IntegratorKind::SemiImplicitEuler : s.integrator;
+}
+
+const char* integratorName(IntegratorKind k) {
+  switch (k) {
+    case IntegratorKind::SemiImplicitEuler: return "semi-implicit Euler";
+    case IntegratorKind::RK4: return "RK4";
+    case IntegratorKind::RK45: return "RK45";
+  }
+  return "?";
+}
+
+// The largest |lambda| of lambda^2 + gamma lambda + omega2 = 0 (s^-1).
+double fastestRate(double omega2, double gamma) {
+  const double disc = 0.25 * gamma * gamma - omega2;
+  return disc >= 0.0 ? 0.5 * gamma + std::sqrt(disc) : std::sqrt(omega2);
+}
+
+// The largest p in [0, hi] with growth(p) <= 1 (growth(hi) > 1, growth rising with p).
+double largestStable(const std::function<double(double)>& growth, double hi) {
+  double lo = 0.0;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (!(growth(mid) <= 1.0 + kGrowthTolerance) ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+struct Finding {
+  StabilitySeverity severity;
+  std::string field;  // "tau", "stiffness", ...: the place is the object's place + "." + field
+  std::string text;   // after "place: "
+};
+
+class Checker {
+ public:
+  explicit Checker(const Scene& s) : m_s(s), m_st(s.settings), m_int(stepper(s.settings)), m_h(s.settings.dt) {
+    for (size_t i = 0; i < s.bodies.size(); ++i) m_bodies.emplace(s.bodies[i].name, int(i));
+  }
+
+  std::vector<StabilityWarning> run() {
+    checkDt();
+    checkFeedback();
+    for (size_t i = 0; i < m_s.forces.size(); ++i)
+      for (Finding& f : checkForce(m_s.forces[i]))
+        add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
+    checkEvents();
+    return std::move(m_out);
+  }
+
+ private:
+  void add(std::string place, StabilitySeverity sev, std::string text) {
+    m_out.push_back({place, sev, place + ": " + text});
+  }
+
+  bool euler() const { return m_int == IntegratorKind::SemiImplicitEuler; }
+  bool rk45() const { return m_int == IntegratorKind::RK45; }
+  std::string dtText() const { return "dt = " + num(m_h) + " s"; }
+
+  void checkDt() {
+    if (rk45() || m_h <= stability::kMaxDt) return;
+    add("settings.dt", StabilitySeverity::Warn,
+        num(m_h) + " s is a coarse time step for " + integratorName(m_int) + " (more than " + num(stability::kMaxDt) +
+            " s): bodies move far within one step, so joints, springs and fast motion are poorly resolved and can "
+            "blow up; use at most 0.01 s (the default is 0.001 s)");
+  }
+
+  // ---- 1. constraint feedback -------------------------------------------------------------
+
+  // A tau (s) of `subject` ("0.0001 s of constraint \"hang\""): at most one finding.
+  std::vector<Finding> checkTau(double tau, const std::string& subject) const {
+    std::vector<Finding> out;
+    const double x = m_h / tau;
+    const double good = stability::kTauSteps * m_h;  // the fix: 3 steps
+    const std::string fix = "; use a tau of at least " + lim(good) + " s (3 time steps), or dt <= " +
+                            lim(tau / stability::kTauSteps) + " s";
+    if (rk45()) {
+      if (x > stability::kRk45Extreme)
+        out.push_back({StabilitySeverity::Warn, "tau",
+                       subject + " is over " + num(stability::kRk45Extreme) + " times shorter than the output interval " +
+                           dtText() + ": RK45 stays stable only by shrinking its steps to about 3 tau = " +
+                           lim(3.0 * tau) + " s, so the run would crawl; use a tau of at least " +
+                           lim(m_h / stability::kRk45Extreme) + " s"});
+      return out;
+    }
+    const double limitX = euler() ? stability::kEulerTauLimit : stability::kRk4RealLimit;
+    const double growth = stability::growthPerStep(m_int, Treatment::Feedback, m_h, 1.0 / (tau * tau), 2.0 / tau);
+    if (!(growth <= 1.0 + kGrowthTolerance)) {
+      out.push_back({StabilitySeverity::Diverges, "tau",
+                     subject + " is below the limit of " + integratorName(m_int) + ", dt / " + num(std::round(limitX * 1000.0) / 1000.0) + " = " +
+                         lim(m_h / limitX) + " s at " + dtText() +
+                         ": while it assembles, the constraint would overshoot further every step and blow up" + fix});
+    } else if (x > 1.0 / stability::kTauSteps) {
+      out.push_back({StabilitySeverity::Warn, "tau",
+                     subject + " is shorter than 3 time steps (" + dtText() +
+                         "): the assembly is poorly resolved, it jumps and overshoots instead of following "
+                         "D'' + 2/tau D' + D/tau^2 = 0" + fix});
+    }
+    return out;
+  }
+
+  void checkFeedback() {
+    switch (m_st.stabilization) {
+      case StabilizationKind::Implicit: return;  // stable for any step
+      case StabilizationKind::Baumgarte: checkBaumgarte(); return;
+      case StabilizationKind::Tau: break;
+    }
+    int usingDefault = 0;
+    for (const ConstraintDef& c : m_s.constraints) usingDefault += c.tau ? 0 : 1;
+    const std::string who = usingDefault ? "the tau of " + std::to_string(usingDefault) +
+                                               (usingDefault == 1 ? " constraint that gives none" : " constraints that give none") +
+                                               " and of new ones"
+                                         : "the tau new constraints get";
+    for (Finding& f : checkTau(m_st.defaultTau, num(m_st.defaultTau) + " s (" + who + ")"))
+      add("settings.default_tau", f.severity, std::move(f.text));
+    for (size_t i = 0; i < m_s.constraints.size(); ++i) {
+      const ConstraintDef& c = m_s.constraints[i];
+      if (!c.tau) continue;
+      for (Finding& f : checkTau(*c.tau, num(*c.tau) + " s of constraint \"" + c.name + "\""))
+        add("constraints[" + std::to_string(i) + "].tau", f.severity, std::move(f.text));
+    }
+  }
+
+  void checkBaumgarte() {
+    const double a = m_st.baumgarteAlpha, b = m_st.baumgarteBeta;
+    const double gamma = 2.0 * a, omega2 = b * b;
+    if (omega2 == 0.0 && gamma == 0.0) return;
+    // the fault is beta's when the mode oscillates (beta > alpha), else alpha's (overdamped: the
+    // fast real rate alpha + sqrt(alpha^2 - beta^2))
+    const bool betas = b >= a;
+    const std::string place = betas ? "settings.baumgarte_beta" : "settings.baumgarte_alpha";
+    const std::string subject = "Baumgarte feedback (alpha = " + num(a) + " 1/s, beta = " + num(b) + " 1/s)";
+    const double rate = fastestRate(omega2, gamma);
+    if (rk45()) {
+      if (m_h * rate > stability::kRk45Extreme)
+        add(place, StabilitySeverity::Warn,
+            subject + " corrects at " + lim(rate) + " 1/s, over " + num(stability::kRk45Extreme) +
+                " times per output interval " + dtText() + ": RK45 would crawl; use alpha and beta of at most " +
+                lim(stability::kRk45Extreme / m_h) + " 1/s");
+      return;
+    }
+    const double fixRate = 1.0 / (stability::kTauSteps * m_h);  // as tau = 3 dt
+    const std::string fix = "; use alpha and beta of at most " + lim(fixRate) + " 1/s (as tau = 3 time steps), or dt <= " +
+                            lim(1.0 / (stability::kTauSteps * rate)) + " s";
+    const double growth = stability::growthPerStep(m_int, Treatment::Feedback, m_h, omega2, gamma);
+    if (!(growth <= 1.0 + kGrowthTolerance)) {
+      std::string limit;
+      if (betas) {
+        const double bMax = std::sqrt(largestStable(
+            [&](double w2) { return stability::growthPerStep(m_int, Treatment::Feedback, m_h, w2, gamma); }, omega2));
+        limit = "beta <= " + lim(bMax) + " 1/s at this alpha";
+        if (euler()) limit += " (dt^2 beta^2 < 4 + 4 dt alpha)";
+      } else {
+        const double aMax = 0.5 * largestStable(
+            [&](double g) { return stability::growthPerStep(m_int, Treatment::Feedback, m_h, omega2, g); }, gamma);
+        limit = "alpha <= " + lim(aMax) + " 1/s at this beta";
+      }
+      add(place, StabilitySeverity::Diverges,
+          subject + " is beyond the limit of " + integratorName(m_int) + " at " + dtText() + ", " + limit +
+              ": a constraint's deviation would overshoot further every step and blow up" + fix);
+    } else if (m_h * rate > 1.0 / stability::kTauSteps) {
+      add(place, StabilitySeverity::Warn,
+          subject + " corrects at " + lim(rate) + " 1/s, within fewer than 3 time steps (" + dtText() +
+              "): constraints jump together and overshoot instead of being animated" + fix);
+    }
+  }
+
+  // ---- 2. springs and 3. damping ----------------------------------------------------------
+
+  const BodyDef* body(const std::string& name) const {
+    const auto it = m_bodies.find(name);
+    return it == m_bodies.end() ? nullptr : &m_s.bodies[size_t(it->second)];
+  }
+
+  // World inverse inertia of a body at its initial pose; zero for a fixed body.
+  static Mat3 invInertiaWorld(const BodyDef& b) {
+    if (b.fixed) return Mat3::Zero();
+    const MassProperties mp = massProperties(b);
+    return rotateDiagonal(b.orientation.normalized().toRotationMatrix(), mp.inertia.cwiseInverse());
+  }
+
+  // A spring end: its world position at t = 0 and its inverse mass matrix K (dv = K f for an
+  // impulse f at the point): (1/m) 1 + [r]x^T I^-1 [r]x; zero for a nail, a path or a fixed body.
+  bool end(const PointRef& r, Vec3& pos, Mat3& K) const {
+    K.setZero();
+    switch (r.kind) {
+      case PointRef::Kind::Nail:
+        for (const NailDef& n : m_s.nails)
+          if (n.name == r.target) {
+            pos = n.position;
+            return true;
+          }
+        return false;
+      case PointRef::Kind::Path:
+        for (const PathDef& p : m_s.paths)
+          if (p.name == r.target) {
+            pos = Path(p).sample(0.0).x;
+            return true;
+          }
+        return false;
+      case PointRef::Kind::BodyPoint:
+      case PointRef::Kind::BodyLocal: {
+        const BodyDef* b = body(r.body);
+        if (!b) return false;
+        Vec3 local = r.local;
+        if (r.kind == PointRef::Kind::BodyPoint) {
+          const auto p = findPoint(*b, r.point);
+          if (!p) return false;
+          local = *p;
+        }
+        const Vec3 arm = b->orientation.normalized() * local;
+        pos = b->position + arm;
+        if (b->fixed) return true;
+        const Mat3 S = skew(arm);
+        K = Mat3::Identity() / massProperties(*b).mass + S.transpose() * invInertiaWorld(*b) * S;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // One oscillator's findings: stiffness k (omega2 = k / m) and damping c (gamma = c / m) of a
+  // force on the effective mass m (units: "N/m", "N s/m", "kg" for springs; "N m/rad",
+  // "N m s/rad", "kg m^2" for torsion springs).
+  struct Units {
+    const char* k;
+    const char* c;
+    const char* m;
+    const char* massName;
+    const char* where;
+    const char* sym;  // "m" or "I"
+  };
+  std::vector<Finding> checkOscillator(const std::string& subject, double k, double c, double m, const Units& u) const {
+    std::vector<Finding> out;
+    const double omega2 = k / m, gamma = c / m, omega = std::sqrt(omega2);
+    const std::string desc = subject + " (" + num(k) + " " + u.k + (c > 0.0 ? ", damping " + num(c) + " " + u.c : "") +
+                             ", on an " + u.massName + " of " + lim(m) + " " + u.m + " " + u.where + ")";
+    // fixes that bring it back to 10 steps per period and one e-fold of damping per step
+    const double wGood = 2.0 * M_PI / stability::kStepsPerPeriod;
+    const std::string kFix = "use a stiffness of at most " + lim(m * (wGood / m_h) * (wGood / m_h)) + " " + u.k +
+                             ", or dt <= " + lim(wGood / omega) + " s";
+    const std::string cFix = "use a damping of at most " + lim(m * stability::kDampingPerStep / m_h) + " " + u.c +
+                             ", or dt <= " + lim(stability::kDampingPerStep / gamma) + " s";
+    if (rk45()) {
+      const double rate = fastestRate(omega2, gamma);
+      if (m_h * rate > stability::kRk45Extreme) {
+        const bool stiff = omega >= gamma;
+        out.push_back({StabilitySeverity::Warn, stiff ? "stiffness" : "damping",
+                       desc + " moves at " + lim(rate) + " 1/s, over " + num(stability::kRk45Extreme) +
+                           " times per output interval " + dtText() +
+                           ": RK45 stays stable only by shrinking its steps that far, so the run would crawl; " +
+                           (stiff ? kFix : cFix)});
+      }
+      return out;
+    }
+    const double growth = stability::growthPerStep(m_int, Treatment::Force, m_h, omega2, gamma);
+    // whose fault: the part that uses up more of the stability budget
+    const bool stiff = euler() ? (m_h * omega) * (m_h * omega) >= 2.0 * m_h * gamma : omega >= gamma;
+    if (!(growth <= 1.0 + kGrowthTolerance)) {
+      std::string limit;
+      if (stiff) {
+        const double kMax = m * largestStable(
+            [&](double w2) { return stability::growthPerStep(m_int, Treatment::Force, m_h, w2, gamma); }, omega2);
+        limit = "a stiffness of at most " + lim(kMax) + " " + u.k;
+      } else {
+        const double cMax = m * largestStable(
+            [&](double g) { return stability::growthPerStep(m_int, Treatment::Force, m_h, omega2, g); }, gamma);
+        limit = "a damping of at most " + lim(cMax) + " " + u.c;
+      }
+      const std::string cm = std::string("dt c/") + u.sym;
+      const std::string rule = euler() ? "(dt omega)^2 + 2 " + cm + " < 4" : "dt omega < 2.83, " + cm + " < 2.79";
+      out.push_back({StabilitySeverity::Diverges, stiff ? "stiffness" : "damping",
+                     desc + " has dt omega = " + lim(m_h * omega) + (c > 0.0 ? ", dt c/" + std::string(u.sym) + " = " + lim(m_h * gamma) : "") + " at " +
+                         dtText() + ", beyond the limit of " + integratorName(m_int) + " (" + rule + ": " + limit +
+                         "): it would overshoot further every step and blow up; " + (stiff ? kFix : cFix)});
+      return out;
+    }
+    if (m_h * omega > wGood)
+      out.push_back({StabilitySeverity::Warn, "stiffness",
+                     desc + " oscillates with a period of " + lim(2.0 * M_PI / omega) + " s, fewer than " +
+                         num(stability::kStepsPerPeriod) + " time steps (" + dtText() +
+                         "): poorly resolved, its motion and energy come out wrong; " + kFix});
+    if (m_h * gamma > stability::kDampingPerStep)
+      out.push_back({StabilitySeverity::Warn, "damping",
+                     desc + " damps within one time step (dt c/" + u.sym + " = " + lim(m_h * gamma) + " at " + dtText() +
+                         "): poorly resolved, the damping overshoots; " + cFix});
+    return out;
+  }
+
+  std::vector<Finding> checkForce(const ForceDef& f, const std::string& prefix = "") const {
+    std::vector<Finding> out;
+    switch (f.kind) {
+      case ForceKind::Spring: {
+        if (f.stiffness <= 0.0 && f.damping <= 0.0) break;
+        Vec3 pa, pb;
+        Mat3 Ka, Kb;
+        if (!end(f.a, pa, Ka) || !end(f.b, pb, Kb)) break;
+        const Mat3 K = Ka + Kb;
+        const Vec3 r = pb - pa;
+        double inv;  // 1 / m_eff along the spring, or the worst direction
+        if (r.norm() > 1e-9) {
+          const Vec3 n = r.normalized();
+          inv = n.dot(K * n);
+        } else {
+          inv = Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+        }
+        if (!(inv > 0.0)) break;  // both ends immovable
+        out = checkOscillator(prefix + "spring \"" + f.name + "\"", f.stiffness, f.damping, 1.0 / inv,
+                              {"N/m", "N s/m", "kg", "effective mass", "at its ends", "m"});
+        break;
+      }
+      case ForceKind::TorsionSpring: {
+        if (f.stiffness <= 0.0 && f.damping <= 0.0) break;
+        const BodyDef *A = body(f.bodyA), *B = body(f.bodyB);
+        if (!A || !B) break;
+        const Mat3 W = invInertiaWorld(*A) + invInertiaWorld(*B);
+        const Vec3 a = A->orientation.normalized() * f.axisA.normalized();
+        const Vec3 b = B->orientation.normalized() * f.axisB.normalized();
+        double inv;
+        if (a.cross(b).norm() > 1e-6) {
+          const Vec3 n = a.cross(b).normalized();
+          inv = n.dot(W * n);
+        } else {  // parallel: the worst axis perpendicular to a
+          const Vec3 e1 = a.unitOrthogonal(), e2 = a.cross(e1);
+          Eigen::Matrix2d P;
+          P << e1.dot(W * e1), e1.dot(W * e2), e2.dot(W * e1), e2.dot(W * e2);
+          inv = Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(P, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+        }
+        if (!(inv > 0.0)) break;
+        out = checkOscillator(prefix + "torsion spring \"" + f.name + "\"", f.stiffness, f.damping, 1.0 / inv,
+                              {"N m/rad", "N m s/rad", "kg m^2", "effective moment of inertia", "about its torque axis", "I"});
+        break;
+      }
+      case ForceKind::Damping:
+        for (bool angular : {false, true}) {
+          const double c = angular ? f.angular : f.linear;
+          if (c <= 0.0 || !stability::viscousDampingIsExplicit(m_int, angular)) continue;
+          if (auto w = checkViscous(f, c, angular, prefix)) out.push_back(std::move(*w));
+        }
+        break;
+      case ForceKind::ConstantForce:
+      case ForceKind::ConstantTorque: break;
+    }
+    return out;
+  }
+
+  // Viscous damping c on the lightest body it acts on (mass, or smallest principal moment).
+  std::optional<Finding> checkViscous(const ForceDef& f, double c, bool angular, const std::string& prefix) const {
+    double m = 0.0;
+    const BodyDef* worst = nullptr;
+    auto consider = [&](const BodyDef& b) {
+      if (b.fixed) return;
+      const MassProperties mp = massProperties(b);
+      const double mi = angular ? mp.inertia.minCoeff() : mp.mass;
+      if (!worst || mi < m) {
+        m = mi;
+        worst = &b;
+      }
+    };
+    if (f.bodies.empty())
+      for (const BodyDef& b : m_s.bodies) consider(b);
+    else
+      for (const std::string& n : f.bodies)
+        if (const BodyDef* b = body(n)) consider(*b);
+    if (!worst || !(m > 0.0)) return std::nullopt;
+    const double e = m_h * c / m;
+    const char* unit = angular ? "N m s/rad" : "N s/m";
+    const std::string what = prefix + "damping \"" + f.name + "\" (" + (angular ? "angular " : "linear ") + num(c) + " " +
+                             unit + ") on body \"" + worst->name + "\" (" +
+                             (angular ? "smallest moment of inertia " + lim(m) + " kg m^2" : "mass " + lim(m) + " kg") + ")";
+    const std::string fix = "; use at most " + lim(stability::kDampingPerStep * m / m_h) + " " + unit + ", or dt <= " +
+                            lim(stability::kDampingPerStep * m / c) + " s";
+    const std::string field = angular ? "angular" : "linear";
+    if (rk45()) {
+      if (e > stability::kRk45Extreme)
+        return Finding{StabilitySeverity::Warn, field,
+                       what + " damps at " + lim(c / m) + " 1/s, over " + num(stability::kRk45Extreme) +
+                           " times per output interval " + dtText() + ": RK45 would crawl" + fix};
+      return std::nullopt;
+    }
+    const double limit = euler() ? 2.0 : stability::kRk4RealLimit;
+    if (!(stability::growthPerStep(m_int, Treatment::Force, m_h, 0.0, c / m) <= 1.0 + kGrowthTolerance))
+      return Finding{StabilitySeverity::Diverges, field,
+                     what + " has dt c/" + (angular ? "I" : "m") + " = " + lim(e) + " at " + dtText() +
+                         ", beyond the limit " + lim(limit) + " of " + integratorName(m_int) + " (" + lim(limit * m / m_h) +
+                         " " + unit + "): the " + (angular ? "spin" : "velocity") +
+                         " would flip and grow every step and blow up" + fix};
+    if (e > stability::kDampingPerStep)
+      return Finding{StabilitySeverity::Warn, field,
+                     what + " has dt c/" + (angular ? "I" : "m") + " = " + lim(e) + " at " + dtText() +
+                         ": it damps within one time step, poorly resolved" + fix};
+    return std::nullopt;
+  }
+
+  // ---- events that set a checked parameter -----------------------------------------------
+
+  void checkEvents() {
+    for (size_t i = 0; i < m_s.events.size(); ++i) {
+      const EventDef& e = m_s.events[i];
+      if (e.action != EventAction::Set || e.value.empty()) continue;
+      const std::string place = "events[" + std::to_string(i) + "].value";
+      const std::string when = "set at t = " + num(e.time) + " s: ";
+      const double v = e.value[0];
+      for (const ConstraintDef& c : m_s.constraints) {
+        if (c.name != e.target || e.param != "tau" || m_st.stabilization != StabilizationKind::Tau) continue;
+        for (Finding& f : checkTau(v, when + "tau " + num(v) + " s of constraint \"" + c.name + "\""))
+          add(place, f.severity, std::move(f.text));
+      }
+      for (const ForceDef& fd : m_s.forces) {
+        if (fd.name != e.target) continue;
+        ForceDef g = fd;
+        if (e.param == "stiffness") g.stiffness = v;
+        else if (e.param == "damping") g.damping = v;
+        else if (e.param == "linear") g.linear = v;
+        else if (e.param == "angular") g.angular = v;
+        else continue;
+        // what the event adds to the force's own findings
+        std::set<std::pair<std::string, StabilitySeverity>> own;
+        for (const Finding& f : checkForce(fd)) own.emplace(f.field, f.severity);
+        for (Finding& f : checkForce(g, when))
+          if (!own.count({f.field, f.severity})) add(place, f.severity, std::move(f.text));
+      }
+    }
+  }
+
+  const Scene& m_s;
+  const Settings& m_st;
+  const IntegratorKind m_int;
+  const double m_h;
+  std::unordered_map<std::string, int> m_bodies;
+  std::vector<StabilityWarning> m_out;
+};
+
+}  // namespace
+
+std::vector<StabilityWarning> stabilityWarnings(const Scene& scene) { return Checker(scene).run(); }
+
+std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after) {
+  std::set<std::pair<std::string, StabilitySeverity>> had;
+  for (const StabilityWarning& w : stabilityWarnings(before)) had.emplace(w.place, w.severity);
+  std::vector<StabilityWarning> out;
+  for (StabilityWarning& w : stabilityWarnings(after))
+    if (!had.count({w.place, w.severity})) out.push_back(std::move(w));
+  return out;
+}
+
+std::vector<StabilityWarning> newDivergences(const Scene& before, const Scene& after) {
+  std::vector<StabilityWarning> out;
+  for (StabilityWarning& w : newWarnings(before, after))
+    if (w.severity == StabilitySeverity::Diverges) out.push_back(std::move(w));
+  return out;
+}
+
+}  // namespace tether::core

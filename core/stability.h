@@ -1,0 +1,85 @@
+// Guard rails: numeric settings that make a simulation blow up, found before it runs.
+//
+// Each check linearizes one part of the model into the damped oscillator
+//     x'' + gamma x' + omega2 x = 0
+// (a constraint's deviation under its tau or Baumgarte feedback, a spring's stretch on the
+// effective mass at its ends, a body's velocity under viscous damping) and asks whether the
+// integrator's one-step map of it grows. The derivations are in core/stability.cpp. Severity:
+//   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
+//             crawl): the run may still go, but not as the numbers say
+//   Diverges  the step map of the linearized part grows every step: certainly unstable
+// tether-cli check / run and the GUI's File > Open report these; the inspector refuses an edit
+// that makes a new Diverges warning appear.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/scene.h"
+
+namespace tether::core {
+
+enum class StabilitySeverity { Warn, Diverges };
+
+struct StabilityWarning {
+  std::string place;             // the value at fault: "constraints[1].tau", "settings.dt", "events[2].value"
+  StabilitySeverity severity = StabilitySeverity::Warn;
+  std::string message;           // plain words, starting with the place: value, limit, fix
+};
+
+// Every warning of a valid scene (validateScene), in the order settings, constraints, forces,
+// events. Uses the bodies' mass and inertia at their initial poses.
+std::vector<StabilityWarning> stabilityWarnings(const Scene& scene);
+
+// The Diverges warnings of `after` at places where `before` had none: what an edit newly makes
+// certainly unstable (a file's old values can still be left as they are while others change).
+std::vector<StabilityWarning> newDivergences(const Scene& before, const Scene& after);
+
+// The warnings of `after` (any severity) at places where `before` had none of that severity.
+std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after);
+
+namespace stability {
+
+// h / tau beyond which semi-implicit Euler's velocity-level tau feedback grows: 2 + 2 sqrt(2).
+inline constexpr double kEulerTauLimit = 4.82842712474619;
+// h |lambda| beyond which RK4 grows on a real decaying mode lambda < 0: the real root of
+// x^3 - 4 x^2 + 12 x - 24 = 0 (|1 - x + x^2/2 - x^3/6 + x^4/24| = 1).
+inline constexpr double kRk4RealLimit = 2.785293563405282;
+// h omega beyond which RK4 grows on an undamped oscillation (lambda = +-i omega): 2 sqrt(2).
+inline constexpr double kRk4ImagLimit = 2.8284271247461903;
+// h omega beyond which semi-implicit (symplectic) Euler grows on an undamped spring.
+inline constexpr double kEulerSpringLimit = 2.0;
+// Warn: tau shorter than this many steps (the assembly is not animated, it jumps).
+inline constexpr double kTauSteps = 3.0;
+// Warn: an oscillation period of fewer than this many steps (h omega > 2 pi / 10).
+inline constexpr double kStepsPerPeriod = 10.0;
+// Warn: a damping rate above this many e-folds per step (h c / m > 1: the velocity flips or
+// vanishes within a step).
+inline constexpr double kDampingPerStep = 1.0;
+// Warn: a time step longer than this (s), for the fixed-step integrators.
+inline constexpr double kMaxDt = 0.05;
+// RK45 adapts its step, so it never diverges; warn when a rate |lambda| exceeds this many per
+// output interval dt (its steps would have to be ~1000 times shorter than dt: the run crawls).
+inline constexpr double kRk45Extreme = 1000.0;
+
+// How an integrator treats the oscillator's damping term:
+//   Feedback  a constraint's stabilization at the velocity level (semi-implicit Euler solves
+//             for the end-of-step rate: v' = (v - h omega2 x) / (1 + h gamma))
+//   Force     an applied force, taken at the start of the step (v' = v - h (omega2 x + gamma v))
+// RK4 treats both the same (it integrates x'' = -gamma x' - omega2 x).
+enum class Treatment { Feedback, Force };
+
+// The growth factor per step of x'' + gamma x' + omega2 x = 0 under `integrator` (RK45 counts as
+// RK4: its step adapts, see above) with step h: the spectral radius of the step map on (x, x').
+// > 1: diverges.
+double growthPerStep(IntegratorKind integrator, Treatment treatment, double h, double omega2, double gamma);
+
+// Whether an integrator takes viscous damping (the damping force: F = -c v, T = -c w)
+// explicitly, and so is bound by h c / m < 2 (Euler) or 2.785 (RK4). If semi-implicit Euler
+// comes to take angular damping implicitly (backward Euler: unconditionally stable), return
+// false for it here: that switches its bound off.
+bool viscousDampingIsExplicit(IntegratorKind integrator, bool angular);
+
+}  // namespace stability
+
+}  // namespace tether::core

@@ -1,0 +1,456 @@
+// Guard rails (core/stability.h): the derived bounds against the actual simulation, just
+// below and just above each limit, and the words of the warnings.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/scene_io.h"
+#include "core/stability.h"
+#include "test_util.h"
+
+namespace tether::core {
+namespace {
+
+using test::pt;
+namespace st = stability;
+
+const StabilityWarning* find(const std::vector<StabilityWarning>& ws, const std::string& place) {
+  for (const StabilityWarning& w : ws)
+    if (w.place == place) return &w;
+  return nullptr;
+}
+
+std::optional<StabilitySeverity> severityAt(const Scene& s, const std::string& place) {
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws, place);
+  return w ? std::optional(w->severity) : std::nullopt;
+}
+
+// ---- the constants and the closed forms -------------------------------------------------
+
+TEST(Stability, ConstantsAreTheRootsTheyClaim) {
+  EXPECT_NEAR(st::kEulerTauLimit, 2.0 + 2.0 * std::sqrt(2.0), 1e-13);
+  const double x = st::kRk4RealLimit;  // |R(-x)| = 1: x^3 - 4 x^2 + 12 x - 24 = 0
+  EXPECT_NEAR(x * x * x - 4 * x * x + 12 * x - 24, 0.0, 1e-12);
+  EXPECT_NEAR(1 - x + x * x / 2 - x * x * x / 6 + x * x * x * x / 24, 1.0, 1e-12);
+  EXPECT_NEAR(st::kRk4ImagLimit, 2.0 * std::sqrt(2.0), 1e-15);
+}
+
+// Tau feedback x = h / tau: Jury's condition for semi-implicit Euler's velocity-level
+// discretization gives x < 2 + 2 sqrt(2); RK4 on the double eigenvalue -1/tau gives x < 2.785.
+TEST(Stability, TauGrowthCrossesOneAtTheDerivedLimits) {
+  const double h = 1e-3;
+  auto growth = [&](IntegratorKind k, double x) {
+    const double tau = h / x;
+    return st::growthPerStep(k, st::Treatment::Feedback, h, 1.0 / (tau * tau), 2.0 / tau);
+  };
+  for (auto [k, limit] : {std::pair{IntegratorKind::SemiImplicitEuler, st::kEulerTauLimit},
+                          std::pair{IntegratorKind::RK4, st::kRk4RealLimit}}) {
+    EXPECT_LT(growth(k, limit * 0.999), 1.0) << toString(k);
+    EXPECT_GT(growth(k, limit * 1.001), 1.0) << toString(k);
+    EXPECT_LT(growth(k, 1.0), 1.0) << toString(k);
+  }
+  // Euler's closed form: det = 1/(1+2x), tr = (2 + 2x - x^2)/(1+2x); at x = 1: eigenvalues
+  // (1 +- i sqrt(1/3)... ) of modulus sqrt(det)
+  EXPECT_NEAR(growth(IntegratorKind::SemiImplicitEuler, 1.0), std::sqrt(1.0 / 3.0), 1e-12);
+}
+
+// A damped spring under symplectic Euler: stable iff (h omega)^2 + 2 h c / m < 4.
+TEST(Stability, EulerSpringBoundIsTheCombinedJuryCondition) {
+  const double h = 1e-3;
+  for (double w : {0.0, 0.5, 1.0, 1.5, 1.9}) {
+    const double eLimit = (4.0 - w * w) / 2.0;  // h c / m at the limit
+    auto growth = [&](double e) {
+      return st::growthPerStep(IntegratorKind::SemiImplicitEuler, st::Treatment::Force, h, (w / h) * (w / h), e / h);
+    };
+    EXPECT_LE(growth(eLimit * 0.99), 1.0 + 1e-12) << w;
+    EXPECT_GT(growth(eLimit * 1.01), 1.0) << w;
+  }
+  // RK4: undamped h omega < 2 sqrt 2
+  auto rk4 = [&](double w) { return st::growthPerStep(IntegratorKind::RK4, st::Treatment::Force, h, (w / h) * (w / h), 0.0); };
+  EXPECT_LT(rk4(st::kRk4ImagLimit * 0.999), 1.0);
+  EXPECT_GT(rk4(st::kRk4ImagLimit * 1.001), 1.0);
+}
+
+// ---- against the simulation -------------------------------------------------------------
+
+// The paper's pendulum (Fig. 2): the rod's end starts 0.37 m from the nail and is pulled to it.
+Scene pendulum(IntegratorKind k, std::optional<double> tau) {
+  Scene s;
+  s.settings.integrator = k;
+  s.settings.dt = 1e-3;
+  s.settings.defaultTau = 0.1;
+  s.nails.push_back({"nail", Vec3(0, 0, 2)});
+  s.bodies.push_back(test::rod("rod", Vec3(0.3, 0.2, 1.8), Vec3(1.3, 0.2, 1.9), 0.02));
+  s.constraints.push_back(test::pointToNail("hang", pt("rod", "end1"), "nail", tau));
+  return s;
+}
+
+// |D| after `seconds`, or infinity when the run diverged (a non-finite state) or the pin is
+// torn more than 10 m open.
+double deviationAfter(const Scene& s, double seconds) {
+  auto sim = test::simulate(s);
+  std::vector<double> d;
+  for (int i = 1; i <= int(seconds * 100); ++i) {
+    if (!sim->advanceTo(i * 0.01).ok) return INFINITY;
+    sim->deviations(d);
+    if (!(d[0] < 10.0)) return INFINITY;
+  }
+  return d[0];
+}
+
+TEST(Stability, PendulumTauJustBeyondTheEulerLimitDivergesAndJustWithinAssembles) {
+  const double h = 1e-3;
+  const Scene bad = pendulum(IntegratorKind::SemiImplicitEuler, h / (st::kEulerTauLimit * 1.05));
+  const Scene good = pendulum(IntegratorKind::SemiImplicitEuler, h / (st::kEulerTauLimit * 0.95));
+  const auto wb = stabilityWarnings(bad), wg = stabilityWarnings(good);
+  ASSERT_TRUE(find(wb, "constraints[0].tau"));
+  EXPECT_EQ(find(wb, "constraints[0].tau")->severity, StabilitySeverity::Diverges);
+  ASSERT_TRUE(find(wg, "constraints[0].tau"));
+  EXPECT_EQ(find(wg, "constraints[0].tau")->severity, StabilitySeverity::Warn);  // < 3 dt: poorly resolved
+  EXPECT_EQ(deviationAfter(bad, 1.0), INFINITY);
+  EXPECT_LT(deviationAfter(good, 1.0), 1e-3);
+}
+
+// A ball's centre pulled to a nail 1.5 cm away (paper Example 2): D = x - nail is linear in the
+// state, so the integrator sees exactly the linear oscillator of the analysis, however short
+// tau. (The rod above turns as it assembles: with Baumgarte's lightly damped alternation near
+// Euler's limit its nonlinear turn blows it up on the stable side too. And RK4's double root
+// -1/tau is a Jordan block: its step map R(hA) = R(-x) 1 + R'(-x) (hA + x 1) first amplifies D
+// (by -2.45 in one step at x = 2.65, about 7 times in all) before it decays: from 0.5 m that
+// is a runaway on the stable side. Both are why a tau below 3 dt warns.)
+Scene ballToNail(IntegratorKind k, std::optional<double> tau) {
+  Scene s;
+  s.settings.integrator = k;
+  s.settings.dt = 1e-3;
+  s.nails.push_back({"nail", Vec3(0, 0, 1.5)});
+  BodyDef b = test::sphere("ball", Vec3(0.01, 0.005, 1.49));
+  s.bodies.push_back(b);
+  s.constraints.push_back(test::pointToNail("hold", pt("ball", "center"), "nail", tau));
+  return s;
+}
+
+TEST(Stability, TauJustBeyondTheRk4LimitDivergesAndJustWithinAssembles) {
+  const double h = 1e-3;
+  for (bool projection : {false, true}) {
+    Scene bad = ballToNail(IntegratorKind::RK4, h / (st::kRk4RealLimit * 1.05));
+    Scene good = ballToNail(IntegratorKind::RK4, h / (st::kRk4RealLimit * 0.95));
+    bad.settings.projection = good.settings.projection = projection;
+    EXPECT_EQ(severityAt(bad, "constraints[0].tau"), StabilitySeverity::Diverges);
+    EXPECT_EQ(severityAt(good, "constraints[0].tau"), StabilitySeverity::Warn);
+    EXPECT_EQ(deviationAfter(bad, 1.0), INFINITY) << projection;
+    EXPECT_LT(deviationAfter(good, 1.0), 1e-3) << projection;
+  }
+  // and Euler's limit on the same ball
+  EXPECT_EQ(deviationAfter(ballToNail(IntegratorKind::SemiImplicitEuler, h / (st::kEulerTauLimit * 1.05)), 1.0), INFINITY);
+  EXPECT_LT(deviationAfter(ballToNail(IntegratorKind::SemiImplicitEuler, h / (st::kEulerTauLimit * 0.95)), 1.0), 1e-3);
+}
+
+TEST(Stability, BaumgarteBetaBeyondTheEulerLimitDiverges) {
+  // h^2 beta^2 < 4 + 4 h alpha: alpha = 10, h = 1e-3: beta < 2010 1/s
+  const double h = 1e-3, alpha = 10.0, betaLimit = std::sqrt(4.0 + 4.0 * h * alpha) / h;
+  for (double f : {1.05, 0.95}) {
+    Scene s = ballToNail(IntegratorKind::SemiImplicitEuler, std::nullopt);
+    s.settings.stabilization = StabilizationKind::Baumgarte;
+    s.settings.baumgarteAlpha = alpha;
+    s.settings.baumgarteBeta = betaLimit * f;
+    const auto ws = stabilityWarnings(s);
+    const StabilityWarning* w = find(ws, "settings.baumgarte_beta");
+    ASSERT_TRUE(w) << f;
+    EXPECT_EQ(w->severity, f > 1 ? StabilitySeverity::Diverges : StabilitySeverity::Warn) << w->message;
+    if (f > 1) EXPECT_EQ(deviationAfter(s, 1.0), INFINITY);
+    else EXPECT_LT(deviationAfter(s, 1.0), 1e-3);
+  }
+}
+
+// A sphere on a zero-length spring to a nail, no gravity: omega = sqrt(k / m) exactly.
+Scene sphereOnSpring(IntegratorKind k, double hOmega, double hcOverM = 0.0) {
+  Scene s;
+  s.settings.integrator = k;
+  s.settings.dt = 1e-3;
+  s.settings.gravityOn = false;
+  s.nails.push_back({"anchor", Vec3::Zero()});
+  s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, 0)));
+  const double m = 1000.0 * 4.0 / 3.0 * M_PI * 1e-3;
+  ForceDef f = test::springToNail("spring", "anchor", pt("ball", "center"), m * std::pow(hOmega / 1e-3, 2));
+  f.damping = m * hcOverM / 1e-3;
+  s.forces.push_back(f);
+  return s;
+}
+
+// The largest distance from the nail over `seconds`; infinity if the run diverged.
+double largestStretch(const Scene& s, double seconds) {
+  auto sim = test::simulate(s);
+  double most = 0.0;
+  for (int i = 1; i <= int(seconds * 1000); ++i) {
+    if (!sim->advanceTo(i * 1e-3).ok) return INFINITY;
+    most = std::max(most, sim->state().bodies[0].x.norm());
+    if (most > 1e3) return INFINITY;
+  }
+  return most;
+}
+
+TEST(Stability, SpringNearEulerLimitHOmegaTwo) {
+  const Scene bad = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 2.05);
+  const Scene good = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 1.95);
+  const auto wsb = stabilityWarnings(bad), wsg = stabilityWarnings(good);
+  const StabilityWarning* wb = find(wsb, "forces[0].stiffness");
+  const StabilityWarning* wg = find(wsg, "forces[0].stiffness");
+  ASSERT_TRUE(wb && wg);
+  EXPECT_EQ(wb->severity, StabilitySeverity::Diverges) << wb->message;
+  EXPECT_EQ(wg->severity, StabilitySeverity::Warn) << wg->message;  // 3.2 steps per period
+  EXPECT_EQ(largestStretch(bad, 1.0), INFINITY);
+  // bounded: symplectic Euler's invariant ellipse reaches 1/sqrt(1 - (h omega / 2)^2) = 4.5 x
+  EXPECT_LT(largestStretch(good, 1.0), 0.1 * 5);
+}
+
+TEST(Stability, SpringNearRk4LimitHOmegaTwoRootTwo) {
+  const Scene bad = sphereOnSpring(IntegratorKind::RK4, st::kRk4ImagLimit * 1.02);
+  const Scene good = sphereOnSpring(IntegratorKind::RK4, st::kRk4ImagLimit * 0.98);
+  EXPECT_EQ(severityAt(bad, "forces[0].stiffness"), StabilitySeverity::Diverges);
+  EXPECT_EQ(severityAt(good, "forces[0].stiffness"), StabilitySeverity::Warn);
+  EXPECT_EQ(largestStretch(bad, 2.0), INFINITY);
+  EXPECT_LE(largestStretch(good, 2.0), 0.1 + 1e-9);  // RK4 damps it a little
+}
+
+TEST(Stability, DampedSpringFollowsTheCombinedEulerCondition) {
+  // h omega = 1.6: (h omega)^2 + 2 h c/m = 4 at h c / m = 0.72
+  const Scene bad = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 1.6, 0.72 * 1.1);
+  const Scene good = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 1.6, 0.72 * 0.9);
+  const auto wsb = stabilityWarnings(bad);
+  const StabilityWarning* wb = find(wsb, "forces[0].stiffness");
+  ASSERT_TRUE(wb);
+  EXPECT_EQ(wb->severity, StabilitySeverity::Diverges) << wb->message;
+  for (const StabilityWarning& w : stabilityWarnings(good)) EXPECT_NE(w.severity, StabilitySeverity::Diverges) << w.message;
+  EXPECT_EQ(largestStretch(bad, 1.0), INFINITY);
+  EXPECT_LT(largestStretch(good, 1.0), 0.5);
+}
+
+// The effective mass of a spring at a rod's end, across the rod: 1/m + (L/2)^2 / (m L^2 / 12)
+// (thin rod) = 4 / m: the spring's omega is twice that on the bare mass.
+TEST(Stability, EffectiveMassIncludesTheTurnOfTheBody) {
+  Scene s;
+  s.settings.dt = 1e-3;
+  s.settings.gravityOn = false;
+  s.nails.push_back({"anchor", Vec3(0, 1, 0)});
+  s.bodies.push_back(test::rod("rod", Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), 1e-3));
+  const double m = 1000.0 * M_PI * 1e-6 * 1.0;
+  const double mEff = 1.0 / (1.0 / m + 0.25 / (m * (3e-6 + 1.0) / 12.0));
+  // h omega = 2.05 on the effective mass (diverges), 1.95 on it, and 2.05 on the bare mass
+  // (which would wrongly pass as stable had the turn been left out)
+  s.forces.push_back(test::springToNail("spring", "anchor", pt("rod", "end2"), mEff * std::pow(2.05 / 1e-3, 2)));
+  s.nails[0].position = Vec3(0.5, 1, 0);  // straight across the rod
+  EXPECT_EQ(severityAt(s, "forces[0].stiffness"), StabilitySeverity::Diverges);
+  s.forces[0].stiffness = mEff * std::pow(1.95 / 1e-3, 2);
+  EXPECT_EQ(severityAt(s, "forces[0].stiffness"), StabilitySeverity::Warn);
+  // and along the rod the turn does not count: m_eff = m
+  s.nails[0].position = Vec3(1.5, 0, 0);
+  s.forces[0].stiffness = m * std::pow(2.05 / 1e-3, 2);
+  EXPECT_EQ(severityAt(s, "forces[0].stiffness"), StabilitySeverity::Diverges);
+  s.forces[0].stiffness = m * std::pow(1.95 / 1e-3, 2);
+  EXPECT_EQ(severityAt(s, "forces[0].stiffness"), StabilitySeverity::Warn);
+}
+
+// A torsion spring turning a free rod (no gravity) against a fixed base: its axis 2 degrees off
+// the rest angle, about the rod's transverse moment: h omega = 2 is Euler's limit again. (A
+// stout rod: at radius / length 0.01 the stable case, swinging at 0.3 rad per step, grows an
+// axial spin from round-off, 1e-9 to 50 rad/s in 45 ms: that is the integrator's, not the
+// spring's.)
+TEST(Stability, TorsionSpringNearEulerLimit) {
+  for (double hw : {2.05, 1.95}) {
+    Scene s;
+    s.settings.dt = 1e-3;
+    s.settings.gravityOn = false;
+    BodyDef base;
+    base.name = "base";
+    base.shape = Shape::Box;
+    base.fixed = true;
+    s.bodies.push_back(base);
+    s.bodies.push_back(test::rod("rod", Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), 0.1));  // axis along world x
+    const double m = 1000.0 * M_PI * 1e-2, iT = m * (3e-2 + 1.0) / 12.0;
+    ForceDef f;
+    f.name = "twist";
+    f.kind = ForceKind::TorsionSpring;
+    f.bodyA = "base";
+    f.axisA = Vec3::UnitY();
+    f.bodyB = "rod";
+    f.axisB = Vec3::UnitZ();
+    f.restAngle = (90.0 - 2.0) * M_PI / 180.0;
+    f.stiffness = iT * std::pow(hw / 1e-3, 2);
+    s.forces.push_back(f);
+    const auto ws = stabilityWarnings(s);
+    const StabilityWarning* w = find(ws, "forces[0].stiffness");
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->severity, hw > 2 ? StabilitySeverity::Diverges : StabilitySeverity::Warn) << w->message;
+    char inertia[64];
+    std::snprintf(inertia, sizeof inertia, "effective moment of inertia of %.3g kg m^2", iT);
+    EXPECT_NE(w->message.find(inertia), std::string::npos) << w->message;
+    auto sim = test::simulate(s);
+    bool ok = true;
+    double fastest = 0.0;
+    for (int i = 1; i <= 1000 && ok; ++i) {
+      const AdvanceResult r = sim->advanceTo(i * 1e-3);
+      ok = r.ok;
+      if (!ok && hw < 2) ADD_FAILURE() << r.message;
+      fastest = std::max(fastest, sim->state().bodies[1].L.norm() / iT);
+    }
+    if (hw > 2) EXPECT_TRUE(!ok || fastest > 1e4) << fastest;
+    else EXPECT_TRUE(ok && fastest < 1e3) << fastest;  // 2 degrees at 1950 rad/s, times 4.5 at most: 300 rad/s
+  }
+}
+
+// Angular viscous damping on a thin rod spinning about its axis: its axial moment m r^2 / 2 is
+// tiny, h c / I_axial beyond 2 (Euler) flips and grows the spin every step.
+TEST(Stability, AngularDampingOnAThinRodSpinsItUpBeyondTheLimit) {
+  for (IntegratorKind k : {IntegratorKind::SemiImplicitEuler, IntegratorKind::RK4}) {
+    if (!st::viscousDampingIsExplicit(k, true)) continue;  // implicit damping: no bound to check
+    const double limit = k == IntegratorKind::RK4 ? st::kRk4RealLimit : 2.0;
+    for (double f : {1.05, 0.95}) {
+      Scene s;
+      s.settings.integrator = k;
+      s.settings.dt = 1e-3;
+      s.settings.gravityOn = false;
+      BodyDef rod = test::rod("rod", Vec3(0, 0, -0.5), Vec3(0, 0, 0.5), 0.005);
+      rod.angularVelocity = Vec3(0, 0, 1.0);  // about its axis
+      s.bodies.push_back(rod);
+      const double m = 1000.0 * M_PI * 0.005 * 0.005, iAxial = 0.5 * m * 0.005 * 0.005;
+      ForceDef d;
+      d.name = "drag";
+      d.kind = ForceKind::Damping;
+      d.angular = f * limit * iAxial / 1e-3;
+      s.forces.push_back(d);
+      const auto ws = stabilityWarnings(s);
+      const StabilityWarning* w = find(ws, "forces[0].angular");
+      ASSERT_TRUE(w);
+      EXPECT_EQ(w->severity, f > 1 ? StabilitySeverity::Diverges : StabilitySeverity::Warn) << w->message;
+      auto sim = test::simulate(s);
+      const bool ok = sim->advanceTo(0.5).ok;
+      const Vec3 L = sim->state().bodies[0].L;
+      if (f > 1) EXPECT_TRUE(!ok || !(L.norm() < 1e6 * iAxial)) << toString(k) << " " << L.transpose();
+      else EXPECT_TRUE(ok && L.norm() < iAxial) << toString(k) << " " << L.transpose();
+    }
+  }
+}
+
+// ---- the words ---------------------------------------------------------------------------
+
+TEST(Stability, MessagesNameThePlaceTheValueTheLimitAndTheFix) {
+  Scene s = pendulum(IntegratorKind::SemiImplicitEuler, 1e-4);
+  s.constraints.push_back(test::pointToNail("second", pt("rod", "end2"), "nail", 0.002));
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* d = find(ws, "constraints[0].tau");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->severity, StabilitySeverity::Diverges);
+  for (const char* part : {"constraints[0].tau: 0.0001 s of constraint \"hang\"", "semi-implicit Euler",
+                           "0.000207 s", "blow up", "use a tau of at least 0.003 s"})
+    EXPECT_NE(d->message.find(part), std::string::npos) << part << "\n" << d->message;
+  const StabilityWarning* w = find(ws, "constraints[1].tau");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+  for (const char* part : {"constraints[1].tau: 0.002 s", "3 time steps", "use a tau of at least 0.003 s"})
+    EXPECT_NE(w->message.find(part), std::string::npos) << part << "\n" << w->message;
+  EXPECT_FALSE(find(ws, "settings.default_tau"));  // 0.1 s is fine
+
+  const Scene spring = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 3.0);
+  const auto sws = stabilityWarnings(spring);
+  const StabilityWarning* sw = find(sws, "forces[0].stiffness");
+  ASSERT_TRUE(sw);
+  for (const char* part : {"forces[0].stiffness: spring \"spring\"", "effective mass of 4.19 kg", "blow up",
+                           "use a stiffness of at most"})
+    EXPECT_NE(sw->message.find(part), std::string::npos) << part << "\n" << sw->message;
+}
+
+TEST(Stability, CoarseTimeStepWarns) {
+  Scene s = pendulum(IntegratorKind::SemiImplicitEuler, std::nullopt);
+  s.settings.dt = 0.1;
+  s.settings.defaultTau = 1.0;
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws, "settings.dt");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+  EXPECT_NE(w->message.find("use at most 0.01 s"), std::string::npos) << w->message;
+  s.settings.dt = 0.01;
+  EXPECT_TRUE(stabilityWarnings(s).empty());
+}
+
+TEST(Stability, Rk45NeverDivergesAndWarnsOnlyForExtremes) {
+  Scene s = pendulum(IntegratorKind::RK45, 1e-4);  // 0.1 dt: fine for an adaptive step
+  EXPECT_TRUE(stabilityWarnings(s).empty());
+  s.constraints[0].tau = 1e-7;
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws, "constraints[0].tau");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+  EXPECT_NE(w->message.find("crawl"), std::string::npos) << w->message;
+  s.settings.dt = 0.2;  // an output interval, not a step: no coarse-step warning
+  s.constraints[0].tau = 0.1;
+  EXPECT_TRUE(stabilityWarnings(s).empty());
+}
+
+TEST(Stability, ImplicitStabilizationIsNotChecked) {
+  Scene s = pendulum(IntegratorKind::SemiImplicitEuler, 1e-5);
+  s.settings.stabilization = StabilizationKind::Implicit;
+  EXPECT_TRUE(stabilityWarnings(s).empty());
+}
+
+TEST(Stability, SequentialImpulsesStepWithEuler) {
+  Scene s = pendulum(IntegratorKind::RK4, 0.001 / 4.0);  // x = 4: RK4 diverges, Euler does not
+  EXPECT_EQ(severityAt(s, "constraints[0].tau"), StabilitySeverity::Diverges);
+  s.settings.solver = SolverKind::SequentialImpulses;
+  EXPECT_EQ(severityAt(s, "constraints[0].tau"), StabilitySeverity::Warn);
+}
+
+TEST(Stability, EventsThatSetADivergingValueAreFound) {
+  Scene s = pendulum(IntegratorKind::SemiImplicitEuler, std::nullopt);
+  EventDef e;
+  e.time = 2.0;
+  e.action = EventAction::Set;
+  e.target = "hang";
+  e.param = "tau";
+  e.value = {1e-5};
+  s.events.push_back(e);
+  const auto ws0 = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws0, "events[0].value");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->severity, StabilitySeverity::Diverges);
+  EXPECT_NE(w->message.find("set at t = 2 s"), std::string::npos) << w->message;
+  // a spring's stiffness raised by an event
+  Scene sp = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 0.1);
+  e.target = "spring";
+  e.param = "stiffness";
+  e.value = {sp.forces[0].stiffness * 1000};  // h omega = 3.2
+  sp.events.push_back(e);
+  const auto ws = stabilityWarnings(sp);
+  EXPECT_FALSE(find(ws, "forces[0].stiffness"));
+  ASSERT_TRUE(find(ws, "events[0].value"));
+  EXPECT_EQ(find(ws, "events[0].value")->severity, StabilitySeverity::Diverges);
+}
+
+TEST(Stability, OnlyNewDivergencesCountForAnEdit) {
+  const Scene old = pendulum(IntegratorKind::SemiImplicitEuler, 1e-4);  // diverging already
+  Scene edited = old;
+  edited.bodies[0].density = 2000;  // another field
+  EXPECT_TRUE(newDivergences(old, edited).empty());
+  edited.settings.defaultTau = 1e-4;
+  const auto fresh = newDivergences(old, edited);
+  ASSERT_EQ(fresh.size(), 1u);
+  EXPECT_EQ(fresh[0].place, "settings.default_tau");
+  // a merely risky value is new but not a divergence
+  Scene risky = old;
+  risky.settings.defaultTau = 0.002;
+  EXPECT_TRUE(newDivergences(old, risky).empty());
+  EXPECT_EQ(newWarnings(old, risky).size(), 1u);
+}
+
+TEST(Stability, TheBundledExamplesHaveNoWarnings) {
+  for (const auto& f : std::filesystem::directory_iterator(TETHER_EXAMPLES_DIR)) {
+    if (f.path().extension() != ".json") continue;
+    for (const StabilityWarning& w : stabilityWarnings(loadScene(f.path().string())))
+      ADD_FAILURE() << f.path().filename() << ": " << w.message;
+  }
+}
+
+}  // namespace
+}  // namespace tether::core
