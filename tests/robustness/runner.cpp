@@ -76,9 +76,9 @@ core::Scene sceneForConfig(const CorpusScene& cs, const RunConfig& config, doubl
   return s;
 }
 
-RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double seconds, double wallLimit,
-                         const Bounds& bounds, const std::function<void(double)>& progress) {
-  using Clock = std::chrono::steady_clock;
+namespace {
+// A run's identity: the scene's id, category, seed and kind, the configuration and the length.
+RunResult resultHeader(const CorpusScene& cs, const RunConfig& config, double seconds) {
   RunResult out;
   out.id = cs.id;
   out.category = cs.category;
@@ -87,6 +87,14 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
   out.config = config.name;
   out.projection = config.projection;
   out.seconds = seconds;
+  return out;
+}
+}  // namespace
+
+RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double seconds, double wallLimit,
+                         const Bounds& bounds, const std::function<void(double)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  RunResult out = resultHeader(cs, config, seconds);
   const double driftBound = config.projection ? bounds.driftProjected : bounds.driftUnprojected;
 
   const core::Scene scene = sceneForConfig(cs, config, seconds);
@@ -236,14 +244,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
 
 RunResult runCorpusSceneIsolated(const CorpusScene& cs, const RunConfig& config, double seconds, double wallLimit,
                                  const Bounds& bounds) {
-  RunResult out;
-  out.id = cs.id;
-  out.category = cs.category;
-  out.seed = cs.seed;
-  out.conservative = cs.conservative;
-  out.config = config.name;
-  out.projection = config.projection;
-  out.seconds = seconds;
+  RunResult out = resultHeader(cs, config, seconds);
   int fd[2];
   if (pipe(fd) != 0) return runCorpusScene(cs, config, seconds, wallLimit, bounds);
   std::fflush(nullptr);
