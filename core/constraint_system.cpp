@@ -62,8 +62,8 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable
   // and kappa is chosen so that under a steady c the fixed point is D = 0: D steady needs
   // T = -h c/2, so D1 = h c/2, and (1 + 2h/tau)(-h c/2) = h c/2 - h D/tau^2 - kappa h c gives
   // h D/tau^2 = (1 + h/tau - kappa) h c: D = 0 for kappa = 1 + h/tau. The plain -h c after the
-  // division (kappa = 1 + 2h/tau) left D = -h tau c: 0.3 m on the whipping links of the chain between
-  // towers, which then never counted as assembled. Baumgarte likewise with alpha for 1/tau.
+  // division (kappa = 1 + 2h/tau) left D = -h tau c: 0.3 m on the whipping links of the chain
+  // between towers, which then never counted as assembled. Baumgarte likewise with alpha for 1/tau.
   // Held constraints use the implicit target (Hong et al.), which is stable for whipping chains,
   // and projection removes the rest.
   const Vec3 dc = h * r.c;
@@ -176,8 +176,9 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
                                     const Stabilization& stab) {
   const std::vector<BodyKinematics>& kin = *m_kin;
   // a body's free accelerations (a0, alpha0): dw/dt = I^-1 (T + L x w) (paper Eqn. 11), for
-  // the velocity-level step's assembling (rate) targets too. That step updates the world-frame L by h T, and the rate a
-  // constraint sees at the end of the step is w(t + h) = I(q')^-1 L' at the NEW orientation:
+  // the velocity-level step's assembling (rate) targets too. That step updates the world-frame
+  // L by h T, and the rate a constraint sees at the end of the step is w(t + h) = I(q')^-1 L'
+  // at the NEW orientation:
   // I(q')^-1 = I^-1 + h [w]x I^-1 - h I^-1 [w]x + O(h^2), so w(t + h) = w + h I^-1 (T + L x w)
   // + O(h^2), gyroscopic term included. (Leaving it out, as the start orientation's
   // w' - w = h I^-1 T would have it, mispredicts every spinning body's rate by h I^-1 (L x w)
@@ -492,12 +493,15 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
-    // inertia over the step, h I^-1 (L x w) (see alpha0 in formEquation): the target takes it off
+    // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see alpha0 in
+    // formEquation): the target takes it off
+    const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
+    const double turn = held ? 0.5 * h : h;
     Vec3 ju0 = Vec3::Zero(), gyro = Vec3::Zero();
     for (int s = 0; s < r.nb; ++s) {
       const BodyKinematics& k = kin[size_t(r.body[s])];
       ju0 += r.jl(s, k.v) + r.ja(s, k.w);
-      gyro += r.ja(s, h * (k.invI * k.L.cross(k.w)));
+      gyro += r.ja(s, turn * (k.invI * k.L.cross(k.w)));
     }
     target[size_t(j)] = d1 - (r.D1 - ju0) - gyro;
     Mat33 K = Mat33::Zero();
