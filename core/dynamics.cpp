@@ -165,10 +165,10 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   // stages: assemble and solve the constraint-force equation, then the net force and torque
   const Settings& st = model.settings;
   if (!cached) ctx.system.evaluate(model, params, ectx);
-  // stage: which constraints are assembled (projection updates them at the end of each step;
-  // without it, here)
-  if (!st.projection && ctx.assembled) updateAssembled(ctx.system, *ctx.assembled);
   Stabilization stab = stabilization(st, ctx.h, ctx.assembled);
+  // stage: which constraints are held (projection updates the flags at the end of each step;
+  // without it, here; only a velocity-level step reads them)
+  if (!st.projection && stab.velocityLevel && ctx.assembled) updateAssembled(ctx.system, *ctx.assembled);
   // the trend of w over the last step, scaled to this one; not after a step cut short by an
   // event (the next one is longer, and the trend would be amplified noise)
   if (ctx.spinTrend && ctx.spinTrend->h > 0.0 && ctx.h <= 2.0 * ctx.spinTrend->h &&

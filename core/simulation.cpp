@@ -147,8 +147,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
 // the benchmark's 100-link chain whips past 1 rad per step at 1/240 s and the step still holds
 // it), or moves more than kMaxMove m in one step (1e4 m/s at 1 ms; no model of ours moves at
 // that speed). A step that diverges grows by orders of magnitude per step, so it crosses
-// these long before NaN. The bound on
-// |w| from |L| and the smallest principal moment is checked first, so the loop costs a few
+// these long before NaN. The bound |w| <= |L| / I_min is checked first, so the loop costs a few
 // multiplications per body.
 std::string Simulation::runaway(const Eigen::VectorXd& y, double h) const {
   constexpr double kMaxTurn = 3.0, kMaxMove = 10.0;
@@ -166,7 +165,8 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) const {
       const Quat q(p[3], p[4], p[5], p[6]);
       turn = h * bm.invInertia.cwiseProduct(q.conjugate() * L).norm();
     }
-    if ((turn > kMaxTurn || move > kMaxMove) && turn / kMaxTurn + move / kMaxMove > worstTurn / kMaxTurn + worstMove / kMaxMove) {
+    const bool runs = turn > kMaxTurn || move > kMaxMove;
+    if (runs && turn / kMaxTurn + move / kMaxMove > worstTurn / kMaxTurn + worstMove / kMaxMove) {
       worst = int(i);
       worstTurn = turn;
       worstMove = move;
@@ -175,18 +175,21 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) const {
   if (worst < 0) return {};
   std::ostringstream o;
   o.precision(3);
-  o << "the simulation diverged at t = " << std::to_string(m_state.t + h) << " s (caught before it reached NaN): body \"" << m.bodyNames[size_t(worst)] << "\" ";
+  o << "the simulation diverged at t = " << std::to_string(m_state.t + h) << " s (caught before it reached NaN): body \""
+    << m.bodyNames[size_t(worst)] << "\" ";
   if (worstTurn > kMaxTurn) o << "spins at " << worstTurn / h << " rad/s (" << worstTurn << " rad per step of " << h << " s)";
   else o << "moves at " << worstMove / h << " m/s (" << worstMove << " m per step of " << h << " s)";
   std::vector<double> dev;
   deviations(dev);
   int worstC = -1;
   for (size_t j = 0; j < dev.size(); ++j)
-    if (dev[j] > 1e-3 && (worstC < 0 || dev[j] > dev[size_t(worstC)])) worstC = int(j);
-  if (worstC >= 0) o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)] << " before that step";
-  o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a larger tau, softer "
-    << "springs or less damping on light bodies, or the rk4 integrator (tether-cli check names the settings "
-    << "past their stable bounds)";
+    if (dev[j] > kAssembledThreshold && (worstC < 0 || dev[j] > dev[size_t(worstC)])) worstC = int(j);
+  if (worstC >= 0)
+    o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)]
+      << " before that step";
+  o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a "
+    << "larger tau, softer springs or less damping on light bodies, or the rk4 integrator (tether-cli check names "
+    << "the settings past their stable bounds)";
   return o.str();
 }
 
