@@ -4,7 +4,7 @@
 //   tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [settings overrides]
 // settings overrides: --dt H --integrator rk4|rk45|euler --solver auto|dense-svd|sparse|sequential-impulses
 //                     --stabilization tau|baumgarte|implicit --projection on|off
-//                     --projection-tolerance M
+//                     --projection-tolerance M --max-substeps N
 // Exit codes: 0 ok, 2 bad input, 3 the simulation diverged.
 #include <cstdlib>
 #include <cstring>
@@ -30,7 +30,7 @@ const char* kUsage =
     "  tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [overrides]\n"
     "overrides of the scene's settings:\n"
     "  --dt H  --integrator rk4|rk45|euler  --solver auto|dense-svd|sparse|sequential-impulses\n"
-    "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M\n";
+    "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M  --max-substeps N\n";
 
 int usage(const std::string& msg = "") {
   if (!msg.empty()) std::cerr << "tether-cli: " << msg << "\n";
@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
     } else if (a == "--projection-tolerance") {
       if (!parseNumber(v, x) || x <= 0) return usage("--projection-tolerance: must be a number > 0 (m)");
       ov.projectionTolerance = x;
+    } else if (a == "--max-substeps") {
+      int n = 0;
+      if (!parseCount(v, n) || n > 4096) return usage("--max-substeps: must be a whole number in 1..4096");
+      ov.maxSubsteps = n;
     } else if (isRun && a == "--until") {
       if (!parseNumber(v, x) || x < 0) return usage("--until: must be a number >= 0");
       opt.until = x;

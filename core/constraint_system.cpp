@@ -29,29 +29,28 @@ bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_
   return r.unit[0] && (r.nb == 1 || r.unit[1]);
 }
 
-// A held constraint's D1*: the part of D beyond tol (what projection leaves of it), cancelled at
-// the given rate (see velocityTarget).
-inline Vec3 heldTarget(const Vec3& D, double tol, double rate) {
-  return (D - D.cwiseMax(-tol).cwiseMin(tol)) * -rate;
-}
+// A held constraint's D1*: D cancelled at the given rate (see velocityTarget).
+inline Vec3 heldTarget(const Vec3& D, double rate) { return D * -rate; }
 
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
-Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, bool projectable, const Stabilization& stab) {
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab) {
   const double h = stab.h;
   const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
   if (held) {
-    // Held: aim to cancel D within a step (D1* = -D/h, Hong et al.), except the part that
-    // projection leaves by design (|D_i| <= its tolerance); and over the scene's step dt even
-    // when this step is shorter (an event or the end of a run between grid points): -D/h of a
-    // 1e-7 m residue over a 1e-8 s step threw the links of a chain at 10 m/s, and feeding the
-    // residue back at all spun a long chain's links at hundreds of rad/s at dt = 1/3840.
-    // Constraints projection does not handle get the whole D back.
+    // Held: aim to cancel D within a step (D1* = -D/h, Hong et al.), over the scene's step dt
+    // even when this step is shorter (a substep, an event or the end of a run between grid
+    // points): -D/h of a 1e-7 m residue over a 1e-8 s step threw the links of a chain at 10 m/s.
+    // All of D, the part within the projection tolerance too: left alone, that part wandered
+    // freely within the band until projection snapped it back, and the snap (a move of the
+    // positions alone, against the load the joint carries) added energy every time: a chain
+    // yanked by a stiff spring gained 11 % in 20 s at 16 us steps (0.2 % with all of D cancelled;
+    // the benchmark chains' joints close to 6e-9 m instead of 1e-7).
     // Over the step D moves by h D1' + h^2/2 c (the rows turn with the bodies; see
     // correctHeldForArmRotation): the target takes -h/2 c at the start velocities, so that the
     // step leaves D at O(h^3) instead of h^2/2 c. Without it a box rocking on a corner held by
     // point-on-plane drifted by h^2/2 c every step; projection put it back by moving the box
     // toward the plane, and the box lost 60 % of its energy in a minute.
-    return heldTarget(r.D, projectable ? stab.holdTolerance : 0.0, 1.0 / std::max(h, stab.hNominal)) - (0.5 * h) * r.c;
+    return heldTarget(r.D, 1.0 / std::max(h, stab.hNominal)) - (0.5 * h) * r.c;
   }
   // While a constraint assembles, its rate also moves by h c over the step (the Jacobian turns
   // with the bodies): D1(t + h) = J u' + e + h c, and D by h J u' + h^2/2 c. Without c a
@@ -210,7 +209,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     Vec3 b;
     if (holding && heldPointPair(r, j, *stab.assembled)) {
       // the common case, written out: held, both slots unit (Jl = u 1, Ja = [a]x with a = -u r)
-      b = (r.D1 - heldTarget(r.D, m_projectable[size_t(j)] ? stab.holdTolerance : 0.0, holdRate)) * invH;
+      b = (r.D1 - heldTarget(r.D, holdRate)) * invH;
       // the first guess of the fixed point: c at w moved on by its trend over the last step (or
       // at the start velocities); u c(w, r) = -c(w, a)
       Vec3 guess = Vec3::Zero();
@@ -229,7 +228,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     }
     b.setZero();
     if (stab.velocityLevel) {
-      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab)) * invH;
+      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab)) * invH;
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];
@@ -490,7 +489,7 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
   };
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
-    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], m_projectable[size_t(j)], stab);
+    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
     // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see alpha0 in
@@ -563,9 +562,14 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
 // change of w over the last step (State::spinTrend, scaled to this step's length; w itself on
 // a first step): c(w + dw_last). Then passes, each taking u' = u + h W (F_E + F_c) (W with
 // the solve's inverse inertia) from the forces so far and solving for the change of c since
-// the last pass. A pass runs only if that change would move a joint by more than a quarter of
-// the projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is below it and
-// would cost more than the projection it saves). Measured (correction passes, 2 s): the
+// the last pass. A pass runs only if that change would move a joint by more than 1/40 of the
+// projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is below it). The
+// threshold was a quarter of the tolerance while held targets left the part of D within the
+// tolerance alone; since they cancel all of D (velocityTarget), a skipped pass's h^2/2 dc comes
+// back as a rate -D/h next step, which does work against the joint's load: three light links
+// yanked by a stiff spring gained 12 % of their energy in a minute at a quarter, lost 1.6 % at
+// 1/40 (and 2 % with every pass; the 10 000-link chain costs +2 % at 1/40, +12 % at 1/400).
+// Measured at a quarter (correction passes, 2 s): the
 // benchmark's 1 000-link chain 0.24 per step (1.0 with the start velocities as the guess, 1.9
 // with no guess), the 10 000-link chain 0.07 (0.22, 1.1); with the Euler integrator the
 // pendulum and three-link-bar examples skip the pass on 89 % and 95 % of steps (37 % and 18 %
@@ -602,7 +606,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());
     }
-    if (!(0.5 * h * h * largest > 0.25 * stab.holdTolerance)) break;
+    if (!(0.5 * h * h * largest > 0.025 * stab.holdTolerance)) break;
     for (int node : m_heldPairs) {
       const Vec3 dc = m_r.segment<3>(3 * node);
       m_cApplied[size_t(node)] += dc;

@@ -41,6 +41,7 @@ void SettingsOverrides::applyTo(Settings& s) const {
   if (stabilization) s.stabilization = *stabilization;
   if (projection) s.projection = *projection;
   if (projectionTolerance) s.projectionTolerance = *projectionTolerance;
+  if (maxSubsteps) s.maxSubsteps = *maxSubsteps;
 }
 
 double RunSummary::maxDeviationAfterAssembly() const {

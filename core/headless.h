@@ -18,6 +18,7 @@ struct SettingsOverrides {
   std::optional<StabilizationKind> stabilization;
   std::optional<bool> projection;
   std::optional<double> projectionTolerance;  // m
+  std::optional<int> maxSubsteps;
   void applyTo(Settings& s) const;
 };
 

@@ -35,6 +35,8 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
   State st = newModel.initialState();
   st.t = oldState.t;
   st.hNext = oldState.hNext;
+  st.substeps = oldState.substeps;
+  st.calmSteps = oldState.calmSteps;
   st.spinTrend.h = oldState.spinTrend.h;
 
   // the timeline up to t, with the new scene's events

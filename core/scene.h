@@ -167,6 +167,9 @@ struct Settings {
   IntegratorKind integrator = IntegratorKind::SemiImplicitEuler;
   SolverKind solver = SolverKind::Auto;
   int solverIterations = 30;             // sequential impulses: sweeps per step
+  // fixed-step integrators: at most this many substeps per step while a body turns or a spring
+  // oscillates faster than a step resolves (Simulation::stepSubdivided); 1 = never substep
+  int maxSubsteps = 64;
   StabilizationKind stabilization = StabilizationKind::Tau;
   double baumgarteAlpha = 10.0;          // 1/s
   double baumgarteBeta = 10.0;           // 1/s

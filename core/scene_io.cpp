@@ -505,6 +505,10 @@ Settings readSettings(const json& v, const std::string& where) {
     if (!it->is_number_integer()) fail(o.at("solver_iterations"), "must be a whole number");
     s.solverIterations = it->get<int>();
   }
+  if (const json* it = o.get("max_substeps")) {
+    if (!it->is_number_integer()) fail(o.at("max_substeps"), "must be a whole number");
+    s.maxSubsteps = it->get<int>();
+  }
   s.stabilization = enumFrom(o.string("stabilization", toString(s.stabilization)), kStabilizations,
                              o.at("stabilization"));
   s.baumgarteAlpha = o.number("baumgarte_alpha", s.baumgarteAlpha);
@@ -522,7 +526,8 @@ Settings readSettings(const json& v, const std::string& where) {
 json writeSettings(const Settings& s) {
   json j{{"gravity", vec(s.gravity)}, {"gravity_on", s.gravityOn}, {"dt", s.dt},
          {"integrator", toString(s.integrator)}, {"solver", toString(s.solver)},
-         {"solver_iterations", s.solverIterations}, {"stabilization", toString(s.stabilization)},
+         {"solver_iterations", s.solverIterations}, {"max_substeps", s.maxSubsteps},
+         {"stabilization", toString(s.stabilization)},
          {"baumgarte_alpha", s.baumgarteAlpha}, {"baumgarte_beta", s.baumgarteBeta}, {"projection", s.projection},
          {"projection_tolerance", s.projectionTolerance},
          {"default_tau", s.defaultTau}, {"tolerance", s.tolerance}, {"duration", s.duration}};

@@ -2,6 +2,7 @@
 // timeline events at their exact times.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,10 +49,17 @@ class Simulation {
   double nextGridPoint(double t) const;
   // One step; false if the state became non-finite. A finite state that is running away (see
   // runaway) is not taken either: runningAway says why, and the state stays as it was.
-  bool stepOnce(double h, std::string& runningAway);
+  // A step that would leave a body turning more than maxTurn per step is not taken either
+  // (*tooFast set).
+  bool stepOnce(double h, std::string& runningAway, double maxTurn = std::numeric_limits<double>::infinity(),
+                bool* tooFast = nullptr);
+  // stepOnce in as many substeps as the motion asks for (see simulation.cpp)
+  bool stepSubdivided(double h, std::string& runningAway);
   // Whether the packed state y that a step h produced is running away: "" if not, else what,
   // naming the body and the most deviated constraint, with the fix to try.
   std::string runaway(const Eigen::VectorXd& y, double h) const;
+  void computeForceMobility();
+  double fastestSpring() const;
   void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
 
   std::shared_ptr<const Model> m_model;
@@ -63,6 +71,13 @@ class Simulation {
   // m_ctx.y holds m_state.bodies packed (bit for bit): set when a step succeeds, cleared when
   // the state changes otherwise (a new state, an event)
   bool m_packed = false;
+  // the largest angle a body turned in the last step (runaway sets it; exact above m_substepTurn,
+  // else an upper bound), rad
+  mutable double m_stepTurn = 0.0;
+  std::vector<BodyState> m_subBackup;
+  std::vector<double> m_forceMobility;  // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)  // the bodies at the start of a subdivided step
+  double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
+  static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };
 
 }  // namespace tether::core

@@ -206,6 +206,18 @@ class Checker {
   bool euler() const { return m_int == IntegratorKind::SemiImplicitEuler; }
   bool rk45() const { return m_int == IntegratorKind::RK45; }
   std::string dtText() const { return "dt = " + num(m_h) + " s"; }
+  std::string stepText(double h) const {
+    return h < m_h ? dtText() + " in " + num(std::round(m_h / h)) + " substeps" : dtText();
+  }
+  // The (sub)step of a fixed-step integrator for an oscillation at omega (see checkOscillator).
+  double springStep(double omega) const {
+    if (rk45()) return m_h;
+    const double turn = m_int == IntegratorKind::RK4 ? stability::kSubstepTurnRK4 : stability::kSubstepTurnEuler;
+    const int maxN = std::max(1, m_st.maxSubsteps);
+    int n = 1;
+    while (n < maxN && m_h * omega > n * turn) n = std::min(2 * n, maxN);
+    return m_h / n;
+  }
 
   void checkDt() {
     if (rk45() || m_h <= stability::kMaxDt) return;
@@ -403,36 +415,40 @@ class Checker {
       }
       return out;
     }
-    const double growth = stability::growthPerStep(m_int, Treatment::Force, m_h, omega2, gamma);
+    // the step a spring actually gets: the fixed-step integrators split a step into substeps
+    // that advance the fastest spring's phase by at most kSubstepTurn (Simulation::stepSubdivided;
+    // it takes omega from an upper bound of the mobility, so it substeps at least this much)
+    const double h = springStep(omega);
+    const double growth = stability::growthPerStep(m_int, Treatment::Force, h, omega2, gamma);
     // whose fault: the part that uses up more of the stability budget
-    const bool stiff = euler() ? (m_h * omega) * (m_h * omega) >= 2.0 * m_h * gamma : omega >= gamma;
+    const bool stiff = euler() ? (h * omega) * (h * omega) >= 2.0 * h * gamma : omega >= gamma;
     if (!(growth <= 1.0 + kGrowthTolerance)) {
       std::string limit;
       if (stiff) {
         const double kMax = m * largestStable(
-            [&](double w2) { return stability::growthPerStep(m_int, Treatment::Force, m_h, w2, gamma); }, omega2);
+            [&](double w2) { return stability::growthPerStep(m_int, Treatment::Force, h, w2, gamma); }, omega2);
         limit = "a stiffness of at most " + lim(kMax) + " " + u.k;
       } else {
         const double cMax = m * largestStable(
-            [&](double g) { return stability::growthPerStep(m_int, Treatment::Force, m_h, omega2, g); }, gamma);
+            [&](double g) { return stability::growthPerStep(m_int, Treatment::Force, h, omega2, g); }, gamma);
         limit = "a damping of at most " + lim(cMax) + " " + u.c;
       }
       const std::string cm = std::string("dt c/") + u.sym;
       const std::string rule = euler() ? "(dt omega)^2 + 2 " + cm + " < 4" : "dt omega < 2.83, " + cm + " < 2.79";
       out.push_back({StabilitySeverity::Diverges, stiff ? "stiffness" : "damping",
-                     desc + " has dt omega = " + lim(m_h * omega) + (c > 0.0 ? ", dt c/" + std::string(u.sym) + " = " + lim(m_h * gamma) : "") + " at " +
-                         dtText() + ", beyond the limit of " + integratorName(m_int) + " (" + rule + ": " + limit +
+                     desc + " has dt omega = " + lim(h * omega) + (c > 0.0 ? ", dt c/" + std::string(u.sym) + " = " + lim(h * gamma) : "") + " at " +
+                         stepText(h) + ", beyond the limit of " + integratorName(m_int) + " (" + rule + ": " + limit +
                          "): it would overshoot further every step and blow up; " + (stiff ? kFix : cFix)});
       return out;
     }
-    if (m_h * omega > wGood)
+    if (h * omega > wGood)
       out.push_back({StabilitySeverity::Warn, "stiffness",
                      desc + " oscillates with a period of " + lim(2.0 * M_PI / omega) + " s, fewer than " +
-                         num(stability::kStepsPerPeriod) + " time steps (" + dtText() +
+                         num(stability::kStepsPerPeriod) + " time steps (" + stepText(h) +
                          "): poorly resolved, its motion and energy come out wrong; " + kFix});
-    if (m_h * gamma > stability::kDampingPerStep)
+    if (h * gamma > stability::kDampingPerStep)
       out.push_back({StabilitySeverity::Warn, "damping",
-                     desc + " damps within one time step (dt c/" + u.sym + " = " + lim(m_h * gamma) + " at " + dtText() +
+                     desc + " damps within one time step (dt c/" + u.sym + " = " + lim(h * gamma) + " at " + stepText(h) +
                          "): poorly resolved, the damping overshoots; " + cFix});
     return out;
   }

@@ -56,6 +56,11 @@ inline constexpr double kStepsPerPeriod = 10.0;
 // Warn: a damping rate above this many e-folds per step (h c / m > 1: the velocity flips or
 // vanishes within a step).
 inline constexpr double kDampingPerStep = 1.0;
+// The fixed-step integrators split a step into substeps that turn no body and advance no
+// spring's phase by more than this (rad; Simulation::stepSubdivided): first-order steps (Euler,
+// sequential impulses) for accuracy, RK4 for the linearization alone.
+inline constexpr double kSubstepTurnEuler = 0.02;
+inline constexpr double kSubstepTurnRK4 = 0.1;
 // Warn: a time step longer than this (s), for the fixed-step integrators.
 inline constexpr double kMaxDt = 0.05;
 // RK45 adapts its step, so it never diverges; warn when a rate |lambda| exceeds this many per

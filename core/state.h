@@ -76,6 +76,8 @@ struct State {
   Params params;
   std::size_t nextEvent = 0;       // index into Model::events of the first event not yet applied
   double hNext = 0.0;              // adaptive integrators: proposed next step, s (0 = none yet)
+  int substeps = 1;                // fixed-step integrators: substeps per step now (see Simulation::stepSubdivided)
+  int calmSteps = 0;               // steps in a row that half as many substeps would have taken
   std::vector<Vec3> impulses;      // sequential impulses: last step's impulse per constraint (warm start), N s
   std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
   std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N

@@ -322,6 +322,7 @@ void validateScene(const Scene& s) {
   if (st.assemblyTime && *st.assemblyTime < 0.0) fail("settings.assembly_time", "must be >= 0");
   if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
   if (st.solverIterations < 1 || st.solverIterations > 100000) fail("settings.solver_iterations", "must be in 1..100000");
+  if (st.maxSubsteps < 1 || st.maxSubsteps > 4096) fail("settings.max_substeps", "must be in 1..4096");
   if (!(st.baumgarteAlpha >= 0.0)) fail("settings.baumgarte_alpha", "must be >= 0");
   if (!(st.baumgarteBeta >= 0.0)) fail("settings.baumgarte_beta", "must be >= 0");
 

@@ -529,6 +529,8 @@ void Inspector::buildSettings(const core::Settings& st) {
             [](Scene& s, double v) { s.settings.projectionTolerance = v; }, 12);
   addDouble(tr("Solver iterations"), QString(), st.solverIterations, 1, 10000,
             [](Scene& s, double v) { s.settings.solverIterations = int(std::lround(v)); }, 0);
+  addDouble(tr("Max substeps"), QString(), st.maxSubsteps, 1, 4096,
+            [](Scene& s, double v) { s.settings.maxSubsteps = int(std::lround(v)); }, 0);
   addDouble(tr("RK45 tolerance"), QString(), st.tolerance, 1e-14, 1, [](Scene& s, double v) { s.settings.tolerance = v; }, 12);
   addDouble(tr("Duration"), QStringLiteral("s"), st.duration, 1e-6, kBig, [](Scene& s, double v) { s.settings.duration = v; });
 }

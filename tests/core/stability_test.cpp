@@ -81,6 +81,7 @@ Scene pendulum(IntegratorKind k, std::optional<double> tau) {
   Scene s;
   s.settings.integrator = k;
   s.settings.dt = 1e-3;
+  s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
   s.settings.defaultTau = 0.1;
   s.nails.push_back({"nail", Vec3(0, 0, 2)});
   s.bodies.push_back(test::rod("rod", Vec3(0.3, 0.2, 1.8), Vec3(1.3, 0.2, 1.9), 0.02));
@@ -125,6 +126,7 @@ Scene ballToNail(IntegratorKind k, std::optional<double> tau) {
   Scene s;
   s.settings.integrator = k;
   s.settings.dt = 1e-3;
+  s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
   s.nails.push_back({"nail", Vec3(0, 0, 1.5)});
   BodyDef b = test::sphere("ball", Vec3(0.01, 0.005, 1.49));
   s.bodies.push_back(b);
@@ -170,6 +172,7 @@ Scene sphereOnSpring(IntegratorKind k, double hOmega, double hcOverM = 0.0) {
   Scene s;
   s.settings.integrator = k;
   s.settings.dt = 1e-3;
+  s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
   s.settings.gravityOn = false;
   s.nails.push_back({"anchor", Vec3::Zero()});
   s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, 0)));
@@ -233,6 +236,7 @@ TEST(Stability, DampedSpringFollowsTheCombinedEulerCondition) {
 TEST(Stability, EffectiveMassIncludesTheTurnOfTheBody) {
   Scene s;
   s.settings.dt = 1e-3;
+  s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
   s.settings.gravityOn = false;
   s.nails.push_back({"anchor", Vec3(0, 1, 0)});
   s.bodies.push_back(test::rod("rod", Vec3(-0.5, 0, 0), Vec3(0.5, 0, 0), 1e-3));
@@ -262,6 +266,7 @@ TEST(Stability, TorsionSpringNearEulerLimit) {
   for (double hw : {2.05, 1.95}) {
     Scene s;
     s.settings.dt = 1e-3;
+    s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
     s.settings.gravityOn = false;
     BodyDef base;
     base.name = "base";
@@ -311,6 +316,7 @@ TEST(Stability, AngularDampingOnAThinRodSpinsItUpBeyondTheLimit) {
       Scene s;
       s.settings.integrator = k;
       s.settings.dt = 1e-3;
+      s.settings.maxSubsteps = 1;  // the raw step's bound (substeps would hold some of these)
       s.settings.gravityOn = false;
       BodyDef rod = test::rod("rod", Vec3(0, 0, -0.5), Vec3(0, 0, 0.5), 0.005);
       rod.angularVelocity = Vec3(0, 0, 1.0);  // about its axis
