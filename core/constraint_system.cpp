@@ -149,8 +149,9 @@ void ConstraintSystem::evaluate(const Model& model, const Params& params, const 
     rows += r.d;
     cols += r.f;
     m_symmetric = m_symmetric && !r.customForce;
-    // the bodies a constraint acts on may change (a distance at zero length has none)
-    const std::array<int, 3> bodies{r.nb, r.body[0], r.body[1]};
+    // the bodies a constraint acts on may change (a distance at zero length has none), and so
+    // may its rows (a scalar point-to-nail held at its nail has three)
+    const std::array<int, 3> bodies{r.nb + 4 * r.d, r.body[0], r.body[1]};
     if (bodies != m_rowBodies[j]) {
       m_rowBodies[j] = bodies;
       ++m_layout;

@@ -167,7 +167,7 @@ class ConstraintSystem {
   std::vector<BodyList> m_bodies;            // per constraint (Constraint::bodies, asked once)
   std::vector<std::uint8_t> m_projectable;   // per constraint (Constraint::projectable)
   std::vector<int> m_active, m_rowOffset, m_colOffset;
-  // per constraint: (nb, body[0], body[1]) at its last evaluation; m_layout counts their changes
+  // per constraint: (nb + 4 d, body[0], body[1]) at its last evaluation; m_layout counts their changes
   std::vector<std::array<int, 3>> m_rowBodies;
   long m_layout = 0;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;  // per body: (constraint, slot)

@@ -5,10 +5,15 @@
 namespace tether::core {
 
 void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
-  out.clear(1, 1);
   AnchorKinematics nail;
   nail.p = m_nail;
-  distanceRows(nail, anchorKinematics(m_point, ctx), 0.0, out);
+  const AnchorKinematics point = anchorKinematics(m_point, ctx);
+  if ((point.p - m_nail).norm() < kHoldRadius) {
+    pointPairRows(nail, point, out);  // held (see the header)
+    return;
+  }
+  out.clear(1, 1);
+  distanceRows(nail, point, 0.0, out);
 }
 
 }  // namespace tether::core

@@ -2,6 +2,17 @@
 // nail (d = 1), rather than the vector. The point is pulled to the nail along any feasible
 // path instead of a straight line, so unrealizable straight-line approaches (paper Fig. 14c)
 // no longer over-constrain the system. It is the distance constraint with L = 0.
+//
+// Once the point is within kHoldRadius of the nail it is held as a point-to-nail (D = X_P - X0,
+// three rows). The scalar form cannot hold a pin: its single row's direction n = D / |D| is
+// undefined at D = 0 and turns by 90 degrees for a sideways step of |D|, so a pinned pendulum
+// slid around its nail (0.07 to 0.3 m open long after it "assembled", in the robustness
+// corpus), and Newton projection, whose step is along that n, could not close it. The two
+// forms agree at the switch in |D| (the magnitude of the vector is the scalar), so the
+// assembled bookkeeping (|D| <= 1e-3 m) sees no jump; a point knocked away again is pulled
+// back by the scalar form. Its limit: the scalar form's force is central, so a point that
+// circles the nail keeps its angular momentum about it and can stall short of it (a swinging
+// rod's end 1 cm off its nail, measured); the vector point-to-nail has no such limit.
 #pragma once
 #include "core/constraint.h"
 
@@ -9,11 +20,12 @@ namespace tether::core {
 
 class ScalarPointToNail final : public Constraint {
  public:
+  // the distance below which the point is held by three rows (the assembled threshold, m)
+  static constexpr double kHoldRadius = 1e-3;
   ScalarPointToNail(Anchor point, Vec3 nail) : m_point(point), m_nail(nail) {}
-  int rows() const override { return 1; }
+  int rows() const override { return 3; }  // 1 while it assembles, 3 once held
   BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
-  bool projectable() const override { return false; }
 
  private:
   Anchor m_point;
