@@ -143,19 +143,20 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
 // (semi-implicit Euler, sequential impulses) keeps a "shadow" energy whose distance from the
 // true one is about h w / 2 of the energy in that motion (a spring on a slider at h w = 0.07
 // oscillated by 3.9 %; a heavy top spinning at 245 rad/s lost 64 % in a minute at 0.5 ms and
-// blew up at 1 ms). So each step is taken in n = 1, 2, 4, ... (up to settings.maxSubsteps) equal substeps such
-// that no body turns more than m_substepTurn per substep (0.02 rad for the first-order steps:
-// energy within ~1 %; 0.1 rad for RK4, whose error is fourth order), and no spring's phase
-// advances more than that (fastestSpring). A step that would leave a body turning faster is
-// taken again from its start in twice as many substeps (the start state is intact: stepOnce
-// commits nothing until it succeeds, and the substeps restore what they committed). n then
-// stays (State::substeps) and is halved only after kCalmSteps steps in a row that half as many
-// would have taken with room to spare: every change of step length moves the energy onto
-// another shadow, and switching back and forth each step made a plain pendulum's energy wander
-// 40 times more than a fixed step of either length (measured). The grid, the output and the
-// events are unchanged; only the work per step grows while the motion is that fast (the
-// benchmark chains never substep; the tree does, where its energy change over 2 s fell from
-// -9 % to -0.4 %). The adaptive integrator (rk45) controls its own step.
+// blew up at 1 ms). So each step is taken in n = 1, 2, 4, ... (at most settings.maxSubsteps)
+// equal substeps such that no body turns more than m_substepTurn per substep (0.02 rad for the
+// first-order steps: energy within ~1 %; 0.1 rad for RK4, whose error is fourth order), and no
+// spring's phase advances more than that (fastestSpring; the mouse spring is not counted). A
+// step that would leave a body turning faster is taken again from its start in twice as many
+// substeps (the start state is intact: stepOnce commits nothing until it succeeds, and the
+// substeps restore what they committed). n then stays (State::substeps) and is halved only
+// after kCalmSteps steps in a row that half as many would have taken with room to spare: every
+// change of step length moves the energy onto another shadow, and switching back and forth
+// each step made a plain pendulum's energy wander 40 times more than a fixed step of either
+// length (measured). The grid, the output and the events are unchanged; only the work per step
+// grows while the motion is that fast (the benchmark chains never substep; the tree does, where
+// its energy change over 2 s fell from -9 % to -0.4 %). The adaptive integrator (rk45) controls
+// its own step.
 bool Simulation::stepSubdivided(double h, std::string& runningAway) {
   const Model& m = *m_model;
   const bool fixedStep = m.settings.integrator != IntegratorKind::RK45 || m.settings.solver == SolverKind::SequentialImpulses;

@@ -74,8 +74,9 @@ class Simulation {
   // the largest angle a body turned in the last step (runaway sets it; exact above m_substepTurn,
   // else an upper bound), rad
   mutable double m_stepTurn = 0.0;
-  std::vector<BodyState> m_subBackup;
-  std::vector<double> m_forceMobility;  // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)  // the bodies at the start of a subdivided step
+  std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
+  // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
+  std::vector<double> m_forceMobility;
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
   static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };
