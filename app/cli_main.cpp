@@ -151,7 +151,9 @@ int main(int argc, char** argv) {
       std::cout << "settings: integrator " << toString(st.integrator) << ", solver " << toString(st.solver)
                 << ", stabilization " << toString(st.stabilization);
       if (st.projection) std::cout << " + projection to " << st.projectionTolerance << " m";
-      std::cout << ", dt " << st.dt << " s; " << seconds << " s simulated, median of " << repeats << " runs\n"
+      std::cout << ", dt " << st.dt << " s";
+      if (st.integrator != IntegratorKind::RK45) std::cout << " (at most " << st.maxSubsteps << " substeps)";
+      std::cout << "; " << seconds << " s simulated, median of " << repeats << " runs\n"
                 << formatBench(results);
       return diverged ? kDiverged : kOk;
     }
