@@ -111,6 +111,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
 
   std::vector<double> dev;
   std::vector<double> activeSince(nc, -1.0), assembledAt(nc, -1.0);
+  std::vector<std::uint8_t> held(nc, 0);  // State::assembled since it became active
   std::vector<core::BodyKinematics> kin;
   std::vector<std::pair<double, double>> energies;  // (t, E) from t_asm on
   double keMax = 0.0, vMin = std::numeric_limits<double>::infinity(), vMax = -vMin;
@@ -123,6 +124,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
     for (size_t j = 0; j < nc; ++j) {
       if (dev[j] < 0.0) {
         activeSince[j] = -1.0;
+        held[j] = 0;
         continue;
       }
       if (!std::isfinite(dev[j])) {
@@ -134,6 +136,12 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
         activeSince[j] = t;
         assembledAt[j] = t + scene.settings.assemblyTime.value_or(15.0 * st.params.tau[j]);
       }
+      if (held[j] && dev[j] > out.heldDrift) {
+        out.heldDrift = dev[j];
+        out.heldDriftConstraint = model->constraintNames[j];
+      }
+      // held: the step's own flag (set when a step ends with |D_i| <= 1e-3, kept while active)
+      if (j < st.assembled.size() && st.assembled[j]) held[j] = 1;
       const bool counted = t >= assembledAt[j] - 1e-12;
       if (!counted || dev[j] > 1e-3) allAssembled = false;
       if (counted) {
@@ -340,7 +348,8 @@ std::string toRecord(const RunResult& r) {
     << r.diverged << '\t' << r.timedOut << '\t' << r.tAssembled << '\t' << r.eAssembled << '\t' << r.energyScale
     << '\t' << r.energyDev << '\t' << r.energyDevAt << '\t' << r.energyOverAt << '\t' << r.energyEnd << '\t'
     << r.drift << '\t' << r.driftAt << '\t' << r.driftOverAt << '\t' << clean(r.driftConstraint) << '\t' << r.omega
-    << '\t' << r.omegaAt << '\t' << clean(r.omegaBody) << '\t' << clean(r.message);
+    << '\t' << r.omegaAt << '\t' << clean(r.omegaBody) << '\t' << r.heldDrift << '\t' << clean(r.heldDriftConstraint)
+    << '\t' << clean(r.message);
   return o.str();
 }
 
@@ -356,7 +365,7 @@ bool fromRecord(const std::string& line, RunResult& r) {
     }
   }
   f.push_back(cur);
-  if (f.size() != 27) return false;
+  if (f.size() != 29) return false;
   try {
     size_t i = 0;
     r.id = std::stoi(f[i++]);
@@ -385,6 +394,9 @@ bool fromRecord(const std::string& line, RunResult& r) {
     r.omega = std::stod(f[i++]);
     r.omegaAt = std::stod(f[i++]);
     r.omegaBody = f[i++];
+    r.heldDrift = std::stod(f[i++]);
+    r.heldDriftConstraint = f[i++];
+    if (r.heldDriftConstraint == "-") r.heldDriftConstraint.clear();
     r.message = f[i++];
     if (r.message == "-") r.message.clear();
   } catch (...) {
@@ -426,9 +438,12 @@ std::string describeFailures(const RunResult& r, const Bounds& b) {
     o << who << buf;
   }
   if (r.failsDrift(b)) {
-    std::snprintf(buf, sizeof buf, ": DRIFT %.4g m (bound %.3g m, projection %s) first over at t = %.3f s, worst %s at t = %.3f s\n",
+    std::snprintf(buf, sizeof buf,
+                  ": DRIFT %.4g m (bound %.3g m, projection %s) first over at t = %.3f s, worst %s at t = %.3f s; "
+                  "after it held: %.3g m%s%s\n",
                   r.drift, r.projection ? b.driftProjected : b.driftUnprojected, r.projection ? "on" : "off",
-                  r.driftOverAt, r.driftConstraint.c_str(), r.driftAt);
+                  r.driftOverAt, r.driftConstraint.c_str(), r.driftAt, r.heldDrift,
+                  r.heldDriftConstraint.empty() ? "" : " ", r.heldDriftConstraint.c_str());
     o << who << buf;
   }
   return o.str();
@@ -454,7 +469,7 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
   struct Agg {
     std::set<int> scenes, conservative;
     int runs = 0;
-    std::map<std::string, int> fail, diverged, timedOut, energy, drift;
+    std::map<std::string, int> fail, diverged, timedOut, energy, drift, opened;
     double worstEnergy = 0.0;  // undamped scenes, any configuration
     int worstEnergyId = -1;
     std::string worstEnergyCfg;
@@ -476,6 +491,7 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
       if (r.timedOut) ++a->timedOut[r.config];
       if (r.failsEnergy(b)) ++a->energy[r.config];
       if (r.failsDrift(b)) ++a->drift[r.config];
+      if (r.opensAfterHeld(b)) ++a->opened[r.config];
       if (r.conservative && r.tAssembled >= 0.0 && r.energyDev > a->worstEnergy) {
         a->worstEnergy = r.energyDev;
         a->worstEnergyId = r.id;
@@ -515,7 +531,8 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
 
   o << "\nper configuration (runs: failing = diverged, stalled, energy or drift; a run can fail several):\n\n";
   o << "| configuration | runs | failing | diverged | stalled | energy > " << b.energy * 100
-    << " % (undamped) | drift > bound | bound |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    << " % (undamped) | drift > bound | of which opened after it held | bound |\n"
+       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& cfg : configs) {
     int runs = 0;
     for (const RunResult& r : results) runs += r.config == cfg.name;
@@ -525,8 +542,8 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
       return it == m.end() ? 0 : it->second;
     };
     o << "| " << cfg.name << " | " << runs << " | " << get(total.fail) << " | " << get(total.diverged) << " | "
-      << get(total.timedOut) << " | " << get(total.energy) << " | " << get(total.drift) << " | "
-      << sci(cfg.projection ? b.driftProjected : b.driftUnprojected) << " m |\n";
+      << get(total.timedOut) << " | " << get(total.energy) << " | " << get(total.drift) << " | " << get(total.opened)
+      << " | " << sci(cfg.projection ? b.driftProjected : b.driftUnprojected) << " m |\n";
   }
 
   // the distribution of drift without projection (non-diverged runs)

@@ -62,6 +62,13 @@ struct RunResult {
   double driftOverAt = -1.0;   // first time above the configuration's bound
   std::string driftConstraint;
 
+  // the same measured only once the step holds a constraint (State::assembled: a step ended
+  // with it met to 1e-3 m; re-armed when an event switches it off and on): a joint that opened
+  // after it held, as opposed to an assembly not yet closed 15 tau after it began (which `drift`
+  // also counts). Reported, not a criterion.
+  double heldDrift = 0.0;
+  std::string heldDriftConstraint;
+
   double omega = 0.0;          // rad/s: largest |w| of any body, whole run
   double omegaAt = -1.0;
   std::string omegaBody;
@@ -70,6 +77,9 @@ struct RunResult {
   bool failsDivergence() const { return diverged; }
   bool failsEnergy(const Bounds& b) const { return conservative && tAssembled >= 0.0 && energyDev > b.energy; }
   bool failsDrift(const Bounds& b) const { return drift > (projection ? b.driftProjected : b.driftUnprojected); }
+  bool opensAfterHeld(const Bounds& b) const {
+    return heldDrift > (projection ? b.driftProjected : b.driftUnprojected);
+  }
   bool fails(const Bounds& b) const { return failsDivergence() || timedOut || failsEnergy(b) || failsDrift(b); }
 };
 
