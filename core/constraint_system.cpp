@@ -607,7 +607,7 @@ bool ConstraintSystem::correctHeldForArmRotation(const Stabilization& stab, std:
       m_r.segment<3>(3 * node) = dc;
       largest = std::max(largest, dc.cwiseAbs().maxCoeff());
     }
-    if (!(0.5 * h * h * largest > 0.025 * stab.holdTolerance)) break;
+    if (!(0.5 * h * h * largest > 0.025 * stab.projectionTolerance)) break;
     for (int node : m_heldPairs) {
       const Vec3 dc = m_r.segment<3>(3 * node);
       m_cApplied[size_t(node)] += dc;

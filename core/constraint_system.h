@@ -56,8 +56,8 @@ struct Stabilization {
   // constraint under tau is held like the implicit method (D1* = -D/h): tau shapes how a
   // constraint assembles, holding it is the implicit method's job.
   const std::vector<std::uint8_t>* assembled = nullptr;
-  double holdTolerance = 0.0;        // m: the projection tolerance (0: no projection); the arm-rotation
-                                     // passes run only where they would move a joint by a quarter of it
+  double projectionTolerance = 0.0;  // m (0: no projection): the arm-rotation passes run only
+                                     // where they would move a joint by 1/40 of it
   double hNominal = 0.0;             // s: the scene's step (a step may be shorter)
   // held point pairs: each body's change of w over the last step, to be scaled by spinAhead
   // (see correctHeldForArmRotation); null: none

@@ -21,6 +21,15 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+// The inverse mass matrix of a body point at arm r from the centre of mass: an impulse f there
+// changes the body's v by f / m and its w by I^-1 (r x f), so the point's velocity by
+//   dv = f / m + (I^-1 (r x f)) x r = K f,   K = (1/m) 1 + [r]x^T I^-1 [r]x
+// ([r]x^T = -[r]x, and a x r = -[r]x a). I^-1 and r in the same frame.
+inline Mat3 pointMobility(double invMass, const Mat3& invInertia, const Vec3& r) {
+  const Mat3 rx = skew(r);
+  return invMass * Mat3::Identity() + rx.transpose() * invInertia * rx;
+}
+
 // The rotation matrix of the unit quaternion q / |q| for any q != 0 (w, x, y, z), written out:
 // 2 / |q|^2 scales the products, so no square root is taken (a zero q gives the identity).
 // rotationOfScaled takes f = 2 / |q|^2 from the caller (who may know |q| before q itself).

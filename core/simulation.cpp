@@ -26,9 +26,8 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
 // A spring of stiffness k between points of mobility mu_a, mu_b (the acceleration of a point per
 // unit force along the spring's line, free bodies) oscillates at omega^2 = k (mu_a + mu_b);
 // constraints only add inertia, so this bounds the rate from above. A body point at r from
-// the centre of mass has the mobility matrix
-//   K = (1/m) 1 + [r]x^T I^-1 [r]x      (dv = K f for an impulse f at the point)
-// in body axes (I diagonal there, r constant), and the largest eigenvalue of K bounds the
+// the centre of mass has the mobility matrix K (pointMobility: dv = K f for an impulse f at the
+// point) in body axes (I diagonal there, r constant), and the largest eigenvalue of K bounds the
 // mobility along any line. A torsion spring's torque is about n = a x b, perpendicular to the
 // body's own axis a: the largest mobility of the body about a unit n with n . a = 0 is the
 // largest eigenvalue of P I^-1 P, P = 1 - a a^T.
@@ -37,12 +36,11 @@ void Simulation::computeForceMobility() {
   auto largestEigen = [](const Mat3& K) {
     return Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
   };
-  auto pointMobility = [&](const Anchor& a) {
+  auto endMobility = [&](const Anchor& a) {
     if (a.kind != Anchor::Kind::Body) return 0.0;
     const BodyModel& b = m.bodies[size_t(a.index)];
     if (b.fixed) return 0.0;
-    const Mat3 rx = skew(a.local);
-    return largestEigen(b.invMass * Mat3::Identity() + rx.transpose() * b.invInertia.asDiagonal() * rx);
+    return largestEigen(pointMobility(b.invMass, b.invInertia.asDiagonal(), a.local));
   };
   auto turnMobility = [&](int body, const Vec3& axis) {
     const BodyModel& b = m.bodies[size_t(body)];
@@ -53,7 +51,7 @@ void Simulation::computeForceMobility() {
   m_forceMobility.assign(m.forces.size(), 0.0);
   for (size_t i = 0; i < m.forces.size(); ++i) {
     const ForceModel& f = m.forces[i];
-    if (f.kind == ForceKind::Spring) m_forceMobility[i] = pointMobility(f.a) + pointMobility(f.b);
+    if (f.kind == ForceKind::Spring) m_forceMobility[i] = endMobility(f.a) + endMobility(f.b);
     else if (f.kind == ForceKind::TorsionSpring)
       m_forceMobility[i] = turnMobility(f.bodyA, f.axisA) + turnMobility(f.bodyB, f.axisB);
   }
@@ -284,7 +282,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
 // that speed). A step that diverges grows by orders of magnitude per step, so it crosses
 // these long before NaN. The bound |w| <= |L| / I_min is checked first, so the loop costs a few
 // multiplications per body.
-std::string Simulation::runaway(const Eigen::VectorXd& y, double h) const {
+std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   constexpr double kMaxTurn = 3.0, kMaxMove = 10.0;
   const Model& m = *m_model;
   int worst = -1;

@@ -57,7 +57,7 @@ class Simulation {
   bool stepSubdivided(double h, std::string& runningAway);
   // Whether the packed state y that a step h produced is running away: "" if not, else what,
   // naming the body and the most deviated constraint, with the fix to try.
-  std::string runaway(const Eigen::VectorXd& y, double h) const;
+  std::string runaway(const Eigen::VectorXd& y, double h);
   void computeForceMobility();
   double fastestSpring() const;
   void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
@@ -73,7 +73,7 @@ class Simulation {
   bool m_packed = false;
   // the largest angle a body turned in the last step (runaway sets it; exact above m_substepTurn,
   // else an upper bound), rad
-  mutable double m_stepTurn = 0.0;
+  double m_stepTurn = 0.0;
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
   std::vector<double> m_forceMobility;

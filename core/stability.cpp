@@ -342,7 +342,7 @@ class Checker {
   }
 
   // A spring end: its world position at t = 0 and its inverse mass matrix K (dv = K f for an
-  // impulse f at the point): (1/m) 1 + [r]x^T I^-1 [r]x; zero for a nail, a path or a fixed body.
+  // impulse f at the point, pointMobility); zero for a nail, a path or a fixed body.
   bool end(const PointRef& r, Vec3& pos, Mat3& K) const {
     K.setZero();
     switch (r.kind) {
@@ -373,8 +373,7 @@ class Checker {
         const Vec3 arm = b->orientation.normalized() * local;
         pos = b->position + arm;
         if (b->fixed) return true;
-        const Mat3 S = skew(arm);
-        K = Mat3::Identity() / massProperties(*b).mass + S.transpose() * invInertiaWorld(*b) * S;
+        K = pointMobility(1.0 / massProperties(*b).mass, invInertiaWorld(*b), arm);
         return true;
       }
     }
