@@ -208,7 +208,13 @@ class GuiTest : public QObject {
     for (int i = 0; i < 10; ++i) QTest::mouseMove(v, p += QPoint(4, -3));
     QTest::mouseRelease(v, Qt::LeftButton, {}, p);
     QCOMPARE(w.document().undoStack()->count(), before + 1);
-    QVERIFY((w.document().scene().bodies[0].position - Vec3(0.5, 0, 0.5)).norm() > 0.05);
+    {
+      const Vec3 at = w.document().scene().bodies[0].position;
+      const QString why = QStringLiteral("the sphere is at (%1, %2, %3) after the drag; last command \"%4\"")
+                              .arg(at.x()).arg(at.y()).arg(at.z())
+                              .arg(w.document().undoStack()->text(w.document().undoStack()->count() - 1));
+      QVERIFY2((at - Vec3(0.5, 0, 0.5)).norm() > 0.05, qPrintable(why));
+    }
     states.push_back(json(w.document().scene()));
     QVERIFY(w.isWindowModified());
 
