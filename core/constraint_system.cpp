@@ -33,7 +33,7 @@ bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_
 inline Vec3 heldTarget(const Vec3& D, double rate) { return D * -rate; }
 
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
-Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab) {
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g = Vec3::Zero()) {
   const double h = stab.h;
   const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
   if (held) {
@@ -52,24 +52,35 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
     // toward the plane, and the box lost 60 % of its energy in a minute.
     return heldTarget(r.D, 1.0 / std::max(h, stab.hNominal)) - (0.5 * h) * r.c;
   }
-  // While a constraint assembles, its rate also moves by h c over the step (the Jacobian turns
-  // with the bodies): D1(t + h) = J u' + e + h c, and D by h J u' + h^2/2 c. Without c a
-  // swinging body lags by ~c tau^2 (a pinned rod pulled to its nail stayed 3 mm off after 10
-  // tau). With the target T = J u' + e, the step is
-  //   D_{n+1} = D_n + h T + h^2/2 c,   D1_{n+1} = T + h c,
-  //   T = (D1_n - h D_n/tau^2 - kappa h c) / (1 + 2h/tau)
-  // and kappa is chosen so that under a steady c the fixed point is D = 0: D steady needs
-  // T = -h c/2, so D1 = h c/2, and (1 + 2h/tau)(-h c/2) = h c/2 - h D/tau^2 - kappa h c gives
-  // h D/tau^2 = (1 + h/tau - kappa) h c: D = 0 for kappa = 1 + h/tau. The plain -h c after the
-  // division (kappa = 1 + 2h/tau) left D = -h tau c: 0.3 m on the whipping links of the chain
-  // between towers, which then never counted as assembled. Baumgarte likewise with alpha for 1/tau.
-  // Held constraints use the implicit target (Hong et al.), which is stable for whipping chains,
-  // and projection removes the rest.
-  const Vec3 dc = h * r.c;
+  // While a constraint assembles, its rows turn with the bodies and the bodies' inertia turns
+  // too. With T = J u_end + e the rate the solve gives it at the end of the step (u_end: the new
+  // velocities, w = I(q')^-1 L' at the new orientation; see alpha0 in formEquation), the bodies
+  // move over the step with the midpoint rate, h g / 2 behind it (g = J_a I^-1 (L x w), the
+  // row's share of the inertia's turn; see stepSemiImplicitEuler), and the rows turn by h c
+  // (c = J' u): D moves by h (T - h g / 2) + h^2/2 c and its rate ends at D1(t + h) = T + h c.
+  // So D moves with V = T + h (c - g) / 2, the step's mean rate, and the rate measured at the
+  // end of a step runs ahead of the V the step moved with by o = h (c + g) / 2 of that step
+  // (State::rateOffset). tau's law D'' = -2/tau D' - D/tau^2 is stepped on V, which moves D:
+  //   V_n = V_{n-1} + h (-2/tau V_n - D_n / tau^2),   V_{n-1} = D1_n - o_{n-1},
+  //   V_n = (D1_n - o_{n-1} - h D_n / tau^2) / (1 + 2h/tau),   T_n = V_n - h (c_n - g_n) / 2,
+  // and D_{n+1} = D_n + h V_n to O(h^3). Under a steady c (g = 0, o_{n-1} = h c / 2) this is the
+  // target T = (D1 - h D/tau^2 - (1 + h/tau) h c) / (1 + 2h/tau), whose fixed point is D = 0 (a
+  // plain -h c there left D = -h tau c: 0.3 m on the whipping links of the chain between
+  // towers). Under a c that turns (a point on a spinning body) the offset must be last step's:
+  // with this step's, V picks up h (c_{n-1} - c_n) / 2 per step, whose sum does not cancel, and
+  // D follows by ~ h |c| / (2 w): a thick rod spinning at 105 rad/s stayed 4 mm from its nail
+  // (r w h at 0.02 rad per substep), never counted as assembled, and gained 14 % of its energy
+  // in 5 s while tau's force pulled at the offset. Baumgarte likewise with alpha for 1/tau.
+  // Held constraints use the implicit target (Hong et al.) above, which is stable for whipping
+  // chains, and projection removes the rest.
+  Vec3 offset = 0.5 * h * (r.c + g);
+  if (stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x()))
+    offset = (*stab.rateOffset)[size_t(j)];
+  const Vec3 rate = r.D1 - offset, ahead = 0.5 * h * (r.c - g);
   switch (stab.kind) {
-    case StabilizationKind::Tau: return (r.D1 - (h / (tau * tau)) * r.D - (1.0 + h / tau) * dc) / (1.0 + 2.0 * h / tau);
+    case StabilizationKind::Tau: return (rate - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - ahead;
     case StabilizationKind::Baumgarte:
-      return (r.D1 - (h * stab.beta * stab.beta) * r.D - (1.0 + h * stab.alpha) * dc) / (1.0 + 2.0 * h * stab.alpha);
+      return (rate - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - ahead;
     case StabilizationKind::Implicit: return r.D * (-1.0 / h);
   }
   return Vec3::Zero();
@@ -201,6 +212,9 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
   m_heldPairs.clear();
   m_armPasses = 0;
+  // the rate offsets for the next step (see velocityTarget), unknown (NaN) for the held
+  // constraints; none at all (an empty list, no pass over every constraint) while all are held
+  if (stab.velocityLevel) m_nextOffset.clear();
   m_cApplied.resize(m_active.size());
   const bool holding = stab.velocityLevel && stab.assembled;
   const double invH = 1.0 / stab.h, holdRate = 1.0 / std::max(stab.h, stab.hNominal);
@@ -229,7 +243,14 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     }
     b.setZero();
     if (stab.velocityLevel) {
-      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab)) * invH;
+      Vec3 g = Vec3::Zero();  // the row's share of the inertia's turn (see velocityTarget)
+      for (int s = 0; s < r.nb; ++s) {
+        const BodyKinematics& k = kin[size_t(r.body[s])];
+        g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
+      }
+      b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab, g)) * invH;
+      if (m_nextOffset.empty()) m_nextOffset.assign(m_rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+      m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
     } else switch (stab.kind) {
       case StabilizationKind::Tau: {
         const double tau = params.tau[size_t(j)];
@@ -488,22 +509,28 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
     }
     return ju;
   };
+  m_nextOffset.assign(m_rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
-    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab);
+    Vec3 g = Vec3::Zero();  // the row's share of the inertia's turn (see velocityTarget)
+    for (int s = 0; s < r.nb; ++s) {
+      const BodyKinematics& k = kin[size_t(r.body[s])];
+      g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
+    }
+    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab, g);
+    m_nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
     // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see alpha0 in
     // formEquation): the target takes it off
     const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
     const double turn = held ? 0.5 * h : h;
-    Vec3 ju0 = Vec3::Zero(), gyro = Vec3::Zero();
+    Vec3 ju0 = Vec3::Zero();
     for (int s = 0; s < r.nb; ++s) {
       const BodyKinematics& k = kin[size_t(r.body[s])];
       ju0 += r.jl(s, k.v) + r.ja(s, k.w);
-      gyro += r.ja(s, turn * (k.invI * k.L.cross(k.w)));
     }
-    target[size_t(j)] = d1 - (r.D1 - ju0) - gyro;
+    target[size_t(j)] = d1 - (r.D1 - ju0) - turn * g;
     Mat33 K = Mat33::Zero();
     for (int s = 0; s < r.nb; ++s) {
       Mat33 G, H;

@@ -63,6 +63,9 @@ struct Stabilization {
   // (see correctHeldForArmRotation); null: none
   const std::vector<Vec3>* spinTrend = nullptr;
   double spinAhead = 0.0;
+  // assembling constraints: h c / 2 of each one's last step (State::rateOffset; see
+  // velocityTarget); null or NaN: taken as this step's
+  const std::vector<Vec3>* rateOffset = nullptr;
 };
 
 class ConstraintSystem {
@@ -144,6 +147,10 @@ class ConstraintSystem {
   // and a product with it (~5 % of a step); reports (Simulation::refresh) turn it on.
   void setResidualReported(bool on) { m_reportResidual = on; }
   const std::vector<int>& active() const { return m_active; }             // constraint indices
+  // The velocity-level step just formed: per constraint, how far its rate at the end of the step
+  // will run ahead of the rate D moves with over it, h (c + g) / 2 (NaN: held or inactive; see
+  // velocityTarget), into out (the State's, for the next step's targets).
+  void takeRateOffsets(std::vector<Vec3>& out) { out.swap(m_nextOffset); }
   const std::vector<ConstraintRows>& rows() const { return m_rows; }      // per constraint
   const std::vector<int>& rowOffset() const { return m_rowOffset; }       // per constraint
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
@@ -186,6 +193,7 @@ class ConstraintSystem {
   Eigen::VectorXd m_x, m_r;              // block right-hand side / solution, 3 per node
   std::vector<int> m_chosen;             // projection: the constraints it acts on
   std::vector<Vec3> m_target;            // sequential impulses: target rate per constraint
+  std::vector<Vec3> m_nextOffset;        // velocity level: h (c + g) / 2 per assembling constraint (see velocityTarget)
   std::vector<Mat33> m_kinv;             // sequential impulses: K^T (K K^T)^-1 per constraint
 
   // sparse and dense paths

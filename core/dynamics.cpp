@@ -176,6 +176,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
     stab.spinTrend = &ctx.spinTrend->dw;
     stab.spinAhead = ctx.h / ctx.spinTrend->h;
   }
+  stab.rateOffset = ctx.rateOffset;
   const bool stiffened = stab.velocityLevel && ctx.lastForce && stiffenTautLinks(model, ctx);
   ctx.system.formEquation(params, ctx.F, ctx.T, stab);
   ctx.system.solve(st.solver);

@@ -32,6 +32,7 @@ struct StepContext {
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
   std::vector<std::uint8_t>* assembled = nullptr;  // the State's assembled flags (see updateAssembled)
   std::vector<Vec3>* lastForce = nullptr;  // the State's last point-pair forces (geometric stiffness)
+  std::vector<Vec3>* rateOffset = nullptr;  // the State's h c / 2 per constraint (see velocityTarget)
   SpinTrend* spinTrend = nullptr;          // the State's change of w over the last step
   std::vector<Mat3> stiffness;             // per body: S = h^2 (geometric stiffness), see dynamics.cpp
   // the bodies whose solve uses (I + S)^-1 this evaluation, with their world inertia I and plain

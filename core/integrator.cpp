@@ -100,6 +100,7 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
   c.h = h;
   evaluateForces(model, p, t, c.y, c);
   if (c.lastForce) recordPointPairForces(c.system, *c.lastForce);
+  if (c.rateOffset) c.system.takeRateOffsets(*c.rateOffset);
   if (c.spinTrend) {
     c.spinTrend->dw.resize(model.bodies.size());
     c.spinTrend->h = h;
@@ -171,8 +172,10 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
     P[i] = c.y.segment<3>(o + 7) + h * c.F[i];
     L[i] = c.y.segment<3>(o + 10) + h * c.T[i];  // world-frame L: no gyroscopic term
   }
-  c.system.sequentialImpulses(model, p, stabilization(model.settings, h, c.assembled), model.settings.solverIterations, P, L,
-                              impulses);
+  Stabilization stab = stabilization(model.settings, h, c.assembled);
+  stab.rateOffset = c.rateOffset;
+  c.system.sequentialImpulses(model, p, stab, model.settings.solverIterations, P, L, impulses);
+  if (c.rateOffset) c.system.takeRateOffsets(*c.rateOffset);
   for (size_t i = 0; i < nb; ++i) {
     const BodyKinematics& k = c.kin[i];
     if (k.invMass == 0.0) continue;

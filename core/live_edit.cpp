@@ -81,6 +81,10 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     if (size_t(j) < oldState.impulses.size()) st.impulses[c] = oldState.impulses[size_t(j)];
     if (size_t(j) < oldState.assembled.size()) st.assembled[c] = oldState.assembled[size_t(j)];
     if (size_t(j) < oldState.lastForce.size()) st.lastForce[c] = oldState.lastForce[size_t(j)];
+    if (size_t(j) < oldState.rateOffset.size()) {
+      if (st.rateOffset.empty()) st.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+      st.rateOffset[c] = oldState.rateOffset[size_t(j)];
+    }
   }
 
   // the mouse spring follows its body

@@ -101,6 +101,7 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   m_ctx.assembled = &m_state.assembled;
   if (m_state.lastForce.size() != m.constraints.size()) m_state.lastForce.assign(m.constraints.size(), Vec3::Zero());
   m_ctx.lastForce = &m_state.lastForce;
+  m_ctx.rateOffset = &m_state.rateOffset;
   if (m_state.spinTrend.dw.size() != m.bodies.size()) m_state.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
   m_ctx.spinTrend = &m_state.spinTrend;
   packState();
@@ -211,6 +212,7 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
     m_ctx.rowsCurrent = false;
     m_state.assembled = m_backup.assembled;
     m_state.lastForce = m_backup.lastForce;
+    m_state.rateOffset = m_backup.rateOffset;
     m_state.spinTrend = m_backup.spinTrend;
     m_state.impulses = m_backup.impulses;
     n = std::min(2 * n, maxN);
@@ -250,6 +252,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     // and t only after); assignment reuses the vectors' storage
     m_backup.assembled = m_state.assembled;
     m_backup.lastForce = m_state.lastForce;
+    m_backup.rateOffset = m_state.rateOffset;
     m_backup.spinTrend = m_state.spinTrend;
     m_backup.impulses = m_state.impulses;
     m_backup.hNext = m_state.hNext;
@@ -258,6 +261,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     if (!finite || !runningAway.empty()) {
       m_state.assembled.swap(m_backup.assembled);
       m_state.lastForce.swap(m_backup.lastForce);
+      m_state.rateOffset.swap(m_backup.rateOffset);
       std::swap(m_state.spinTrend, m_backup.spinTrend);
       m_state.impulses.swap(m_backup.impulses);
       m_state.hNext = m_backup.hNext;

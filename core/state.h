@@ -83,6 +83,9 @@ struct State {
   std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N
                                    // (the tension its geometric stiffness comes from; zero for other constraints)
   SpinTrend spinTrend;
+  std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
+                                   // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
+                                   // empty (all held): unknown
 };
 
 }  // namespace tether::core
