@@ -33,7 +33,18 @@ bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_
 inline Vec3 heldTarget(const Vec3& D, double rate) { return D * -rate; }
 
 // The rate D1* a velocity-level step aims for (see ConstraintSystem::assemble).
-Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g = Vec3::Zero()) {
+// g = J_a I^-1 (L x w): the part of a row's rate change that comes from the bodies' inertia
+// turning with them (the gyroscopic term; see alpha0 in formEquation and velocityTarget).
+Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin) {
+  Vec3 g = Vec3::Zero();
+  for (int s = 0; s < r.nb; ++s) {
+    const BodyKinematics& k = kin[size_t(r.body[s])];
+    g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
+  }
+  return g;
+}
+
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g) {
   const double h = stab.h;
   const bool held = stab.assembled && size_t(j) < stab.assembled->size() && (*stab.assembled)[size_t(j)];
   if (held) {
@@ -243,11 +254,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
     }
     b.setZero();
     if (stab.velocityLevel) {
-      Vec3 g = Vec3::Zero();  // the row's share of the inertia's turn (see velocityTarget)
-      for (int s = 0; s < r.nb; ++s) {
-        const BodyKinematics& k = kin[size_t(r.body[s])];
-        g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
-      }
+      const Vec3 g = inertiaTurn(r, kin);
       b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab, g)) * invH;
       if (m_nextOffset.empty()) m_nextOffset.assign(m_rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
       m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
@@ -512,11 +519,7 @@ void ConstraintSystem::sequentialImpulses(const Model& model, const Params& para
   m_nextOffset.assign(m_rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
   for (int j : m_active) {
     const ConstraintRows& r = m_rows[size_t(j)];
-    Vec3 g = Vec3::Zero();  // the row's share of the inertia's turn (see velocityTarget)
-    for (int s = 0; s < r.nb; ++s) {
-      const BodyKinematics& k = kin[size_t(r.body[s])];
-      g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
-    }
+    const Vec3 g = inertiaTurn(r, kin);
     const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab, g);
     m_nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
