@@ -148,6 +148,15 @@ class Constraint {
   // False when D's gradient vanishes at the solution (orientation, scalar point-to-nail): then
   // Newton projection is degenerate and the constraint is held by its stabilization alone.
   virtual bool projectable() const { return true; }
+  // True when the rows' directions turn in the world on their own, not only with the bodies (a
+  // distance's rows lie along the line between its points); then turnRate says how fast.
+  virtual bool rowsTurnOnTheirOwn() const { return false; }
+  // rad/s: how fast the rows' directions turn now (Simulation::stepSubdivided substeps on it as
+  // on a body's turn). 0 unless rowsTurnOnTheirOwn.
+  virtual double turnRate(const EvalContext& ctx) const {
+    (void)ctx;
+    return 0.0;
+  }
 };
 
 }  // namespace tether::core

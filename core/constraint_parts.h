@@ -129,6 +129,16 @@ inline Mat33 tensionStiffness(const Vec3& f, const Vec3& r) {
   return S;
 }
 
+// How fast the line between two points turns: |dn/dt| = |u - n (n . u)| / l (see distanceRows);
+// 0 where the points coincide (the rows vanish there).
+inline double separationTurnRate(const AnchorKinematics& k1, const AnchorKinematics& k2) {
+  const Vec3 r = k2.p - k1.p, u = k2.v - k1.v;
+  const double l2 = r.squaredNorm();
+  if (!(l2 > 1e-24)) return 0.0;
+  const double ur = u.dot(r);
+  return std::sqrt(std::max(0.0, u.squaredNorm() * l2 - ur * ur)) / l2;  // |u x r| / l^2
+}
+
 // The scalar distance D = |p2 - p1| - L. With r = p2 - p1, l = |r|, n = r / l and the
 // relative velocity u = v2 - v1:
 //   D1 = n . u                                  (dl/dt = r . u / l)

@@ -21,6 +21,8 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   m_substepTurn = m_model->settings.integrator == IntegratorKind::RK4 && m_model->settings.solver != SolverKind::SequentialImpulses
                      ? stability::kSubstepTurnRK4
                      : stability::kSubstepTurnEuler;
+  for (size_t j = 0; j < m_model->constraints.size(); ++j)
+    if (m_model->constraints[j]->rowsTurnOnTheirOwn()) m_turningRows.push_back(int(j));
 }
 
 // A spring of stiffness k between points of mobility mu_a, mu_b (the acceleration of a point per
@@ -128,6 +130,17 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   if (!finite) return false;
   runningAway = runaway(m_ctx.y, taken);
   if (!runningAway.empty()) return true;
+  // rows that turn on their own (a distance's line between points circling each other) count
+  // like a body's turn, at the rate the step started with (a sphere on a sphere-to-sphere
+  // circling another at 96 rad/s, not spinning itself, stalled 5 cm off while the line turned
+  // 0.1 rad per step; see stepSubdivided)
+  if (!m_turningRows.empty() && m_stepTurn <= maxTurn) {
+    const EvalContext ectx{m_ctx.kin, m.paths, m_state.t, &m_state.params.pathClock};
+    const std::vector<int>& offset = m_ctx.system.rowOffset();
+    for (int j : m_turningRows)
+      if (size_t(j) < offset.size() && offset[size_t(j)] >= 0)
+        m_stepTurn = std::max(m_stepTurn, taken * m.constraints[size_t(j)]->turnRate(ectx));
+  }
   if (tooFast) *tooFast = m_stepTurn > maxTurn;
   if (m_stepTurn > maxTurn) return true;
   unpack(m_ctx.y, m_state.bodies);

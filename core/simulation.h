@@ -77,6 +77,7 @@ class Simulation {
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
   std::vector<double> m_forceMobility;
+  std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
   static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };

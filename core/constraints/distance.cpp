@@ -16,4 +16,8 @@ void Distance::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   distanceRows(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx), m_length, out);
 }
 
+double Distance::turnRate(const EvalContext& ctx) const {
+  return separationTurnRate(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx));
+}
+
 }  // namespace tether::core

@@ -13,6 +13,8 @@ class Distance final : public Constraint {
   int rows() const override { return 1; }
   BodyList bodies() const override;
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool rowsTurnOnTheirOwn() const override { return true; }
+  double turnRate(const EvalContext& ctx) const override;
 
  private:
   Anchor m_a, m_b;

@@ -10,4 +10,9 @@ void SphereToSphere::evaluate(const EvalContext& ctx, ConstraintRows& out) const
   distanceRows(anchorKinematics(a, ctx), anchorKinematics(b, ctx), m_radiusSum, out);
 }
 
+double SphereToSphere::turnRate(const EvalContext& ctx) const {
+  const Anchor a{Anchor::Kind::Body, m_a, Vec3::Zero()}, b{Anchor::Kind::Body, m_b, Vec3::Zero()};
+  return separationTurnRate(anchorKinematics(a, ctx), anchorKinematics(b, ctx));
+}
+
 }  // namespace tether::core

@@ -13,6 +13,8 @@ class SphereToSphere final : public Constraint {
   int rows() const override { return 1; }
   BodyList bodies() const override { return {m_a, m_b}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool rowsTurnOnTheirOwn() const override { return true; }
+  double turnRate(const EvalContext& ctx) const override;
 
  private:
   int m_a, m_b;
