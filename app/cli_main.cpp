@@ -1,12 +1,21 @@
 // tether-cli: headless runner. Parses arguments and wires core functions; nothing else.
-//   tether-cli run SCENE [--until T] [--csv FILE] [--every K] [settings overrides]
+//   tether-cli run SCENE [--until T] [--csv FILE] [--every K] [--quiet] [settings overrides]
 //   tether-cli check SCENE [settings overrides]
 //   tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [settings overrides]
 // settings overrides: --dt H --integrator rk4|rk45|euler --solver auto|dense-svd|sparse|sequential-impulses
 //                     --stabilization tau|baumgarte|implicit --projection on|off
 //                     --projection-tolerance M --max-substeps N
-// Exit codes: 0 ok, 2 bad input, 3 the simulation diverged.
+// Exit codes: 0 ok, 2 bad input, 3 the simulation diverged, 4 output could not be written,
+// 5 out of memory, 130 interrupted (Ctrl+C: the CSV so far is flushed and the summary printed).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <new>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -18,19 +27,54 @@
 #include "core/headless.h"
 #include "core/scene_io.h"
 #include "core/stability.h"
+#include "core/validate.h"
 
 namespace {
 
-constexpr int kOk = 0, kBadInput = 2, kDiverged = 3;
+constexpr int kOk = 0, kBadInput = 2, kDiverged = 3, kOutputFailed = 4, kOutOfMemory = 5, kInterrupted = 130;
+
+std::atomic<bool> g_interrupt{false};
+extern "C" void onInterrupt(int) { g_interrupt = true; }
+
+// The progress line of `run` on a terminal: simulated time, speed against real time, ETA;
+// redrawn at most 4 times a second. Returns false once Ctrl+C was pressed.
+class Progress {
+ public:
+  explicit Progress(bool show) : m_show(show), m_start(std::chrono::steady_clock::now()), m_last(m_start) {}
+  bool operator()(double t, double until) {
+    if (g_interrupt) return false;
+    if (!m_show) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_last < std::chrono::milliseconds(250) && t < until) return true;
+    m_last = now;
+    const double wall = std::chrono::duration<double>(now - m_start).count();
+    const double rate = wall > 0.0 ? t / wall : 0.0;
+    char eta[32] = "?";
+    if (rate > 0.0) std::snprintf(eta, sizeof eta, "%.0f s", (until - t) / rate);
+    std::fprintf(stderr, "\r  t = %.4g / %.4g s  (%.3g x real time, ETA %s)   ", t, until, rate, eta);
+    std::fflush(stderr);
+    m_drawn = true;
+    return true;
+  }
+  void finish() {
+    if (m_drawn) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool m_show, m_drawn = false;
+  std::chrono::steady_clock::time_point m_start, m_last;
+};
 
 const char* kUsage =
     "usage:\n"
-    "  tether-cli run SCENE [--until T] [--csv FILE] [--every K] [overrides]\n"
+    "  tether-cli run SCENE [--until T] [--csv FILE] [--every K] [--quiet] [overrides]\n"
     "  tether-cli check SCENE [overrides]\n"
     "  tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--seconds S] [--repeats R] [overrides]\n"
     "overrides of the scene's settings:\n"
     "  --dt H  --integrator rk4|rk45|euler  --solver auto|dense-svd|sparse|sequential-impulses\n"
-    "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M  --max-substeps N\n";
+    "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M  --max-substeps N\n"
+    "run shows its progress on a terminal (--quiet: not); Ctrl+C ends it with the CSV so far and a summary.\n"
+    "exit codes: 0 ok, 2 bad input, 3 diverged, 4 output not written, 5 out of memory, 130 interrupted\n";
 
 int usage(const std::string& msg = "") {
   if (!msg.empty()) std::cerr << "tether-cli: " << msg << "\n";
@@ -73,17 +117,22 @@ int main(int argc, char** argv) {
   RunOptions opt;
   SettingsOverrides& ov = opt.overrides;
   std::string csvPath;
+  bool quiet = false;
   std::vector<int> chains{10, 100, 1000, 10000};
   int ring = 1000, treeDepth = 10, repeats = 3;
   double seconds = 2.0;
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
+    if (cmd == "run" && a == "--quiet") {
+      quiet = true;
+      continue;
+    }
     const char* v = i + 1 < argc ? argv[++i] : nullptr;
     if (!v) return usage("option " + a + " needs a value");
     double x = 0;
     const bool isRun = cmd == "run", isBench = cmd == "bench";
     if (a == "--dt") {
-      if (!parseNumber(v, x) || x <= 0) return usage("--dt: must be a number > 0");
+      if (!parseNumber(v, x) || !(x >= Limits::kMinTime && x <= 10.0)) return usage("--dt: must be a number between 1e-9 and 10 (s)");
       ov.dt = x;
     } else if (a == "--integrator") {
       ov.integrator = integratorFromString(v);
@@ -98,14 +147,16 @@ int main(int argc, char** argv) {
       if (std::strcmp(v, "on") && std::strcmp(v, "off")) return usage("--projection: must be on or off");
       ov.projection = std::strcmp(v, "on") == 0;
     } else if (a == "--projection-tolerance") {
-      if (!parseNumber(v, x) || x <= 0) return usage("--projection-tolerance: must be a number > 0 (m)");
+      if (!parseNumber(v, x) || !(x >= Limits::kMinProjectionTolerance && x <= 1.0))
+        return usage("--projection-tolerance: must be a number between 1e-12 and 1 (m)");
       ov.projectionTolerance = x;
     } else if (a == "--max-substeps") {
       int n = 0;
       if (!parseCount(v, n) || n > 4096) return usage("--max-substeps: must be a whole number in 1..4096");
       ov.maxSubsteps = n;
     } else if (isRun && a == "--until") {
-      if (!parseNumber(v, x) || x < 0) return usage("--until: must be a number >= 0");
+      if (!parseNumber(v, x) || !(x >= Limits::kMinTime && x <= Limits::kMaxTime))
+        return usage("--until: must be a number between 1e-9 and 1e9 (s): a shorter run would take no step");
       opt.until = x;
     } else if (isRun && a == "--csv") {
       csvPath = v;
@@ -160,14 +211,23 @@ int main(int argc, char** argv) {
     Scene scene = loadScene(scenePath);
     if (cmd == "check") {
       ov.applyTo(scene.settings);
-      std::cout << formatCheck(checkScene(scene));
+      std::cout << formatCheck(checkScene(scene)) << std::flush;
+      if (!std::cout) {
+        std::cerr << "tether-cli: writing the report to standard output failed\n";
+        return kOutputFailed;
+      }
       return kOk;
     }
     std::ofstream csv;
     if (!csvPath.empty()) {
+      std::error_code ec;
+      if (std::filesystem::equivalent(csvPath, scenePath, ec)) {
+        std::cerr << "tether-cli: --csv " << csvPath << " is the scene file itself: it would be overwritten\n";
+        return kBadInput;
+      }
       csv.open(csvPath, std::ios::trunc);
       if (!csv) {
-        std::cerr << "tether-cli: " << csvPath << ": cannot write file\n";
+        std::cerr << "tether-cli: " << csvPath << ": cannot write file: " << std::strerror(errno) << "\n";
         return kBadInput;
       }
       opt.csv = &csv;
@@ -178,15 +238,34 @@ int main(int argc, char** argv) {
       ov.applyTo(effective.settings);
       for (const StabilityWarning& w : stabilityWarnings(effective)) std::cerr << "tether-cli: warning: " << w.message << "\n";
     }
+    Progress progress(!quiet && isatty(STDERR_FILENO));
+    opt.progress = [&](double t, double until) { return progress(t, until); };
+    std::signal(SIGINT, onInterrupt);
     const RunSummary s = runScene(scene, opt);
-    std::cout << "scene: " << scenePath << "\n" << formatSummary(s);
-    if (s.diverged) {
-      std::cerr << "tether-cli: " << s.message << "\n";
-      return kDiverged;
+    std::signal(SIGINT, SIG_DFL);
+    progress.finish();
+    int code = s.diverged ? kDiverged : s.interrupted ? kInterrupted : s.outputFailed ? kOutputFailed : kOk;
+    if (opt.csv) {
+      csv.close();  // flushes: a full disk shows here at the latest
+      if (!csv && !s.outputFailed) {
+        std::cerr << "tether-cli: " << csvPath << ": writing the CSV failed (disk full?)\n";
+        code = kOutputFailed;
+      }
     }
-    return kOk;
+    std::cout << "scene: " << scenePath << "\n" << formatSummary(s) << std::flush;
+    if (!std::cout) {
+      std::cerr << "tether-cli: writing the summary to standard output failed\n";
+      if (code == kOk) code = kOutputFailed;
+    }
+    if (s.diverged || s.interrupted) std::cerr << "tether-cli: " << s.message << "\n";
+    if (s.outputFailed) std::cerr << "tether-cli: " << csvPath << ": " << s.message << "\n";
+    return code;
   } catch (const SceneError& e) {
     std::cerr << "tether-cli: " << e.what() << "\n";
     return kBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tether-cli: out of memory: the scene needs more memory than this machine can give "
+                 "(split it into smaller scenes, or run it where there is more memory)\n";
+    return kOutOfMemory;
   }
 }

@@ -11,11 +11,22 @@
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
+#include "core/scene_io.h"
 #include "core/stability.h"
+#include "core/validate.h"
 
 namespace tether::core {
 
 namespace {
+
+// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break, with its
+// quotes doubled.
+std::string csvField(const std::string& f) {
+  if (f.find_first_of(",\"\r\n") == std::string::npos) return f;
+  std::string q = "\"";
+  for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
 
 void writeCsvRows(std::ostream& os, const Model& m, const State& st) {
   char line[512];
@@ -25,9 +36,11 @@ void writeCsvRows(std::ostream& os, const Model& m, const State& st) {
     if (!st.params.bodyActive[i]) continue;
     const BodyState& b = st.bodies[i];
     const BodyKinematics& k = kin[i];
-    std::snprintf(line, sizeof line, "%.10g,%s,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n",
-                  st.t, m.bodyNames[i].c_str(), b.x.x(), b.x.y(), b.x.z(), b.q.w(), b.q.x(), b.q.y(), b.q.z(), k.v.x(),
-                  k.v.y(), k.v.z(), k.w.x(), k.w.y(), k.w.z());
+    std::snprintf(line, sizeof line, "%.10g,", st.t);
+    os << line << csvField(m.bodyNames[i]);
+    std::snprintf(line, sizeof line, ",%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g\n",
+                  b.x.x(), b.x.y(), b.x.z(), b.q.w(), b.q.x(), b.q.y(), b.q.z(), k.v.x(), k.v.y(), k.v.z(), k.w.x(),
+                  k.w.y(), k.w.z());
     os << line;
   }
 }
@@ -53,10 +66,19 @@ double RunSummary::maxDeviationAfterAssembly() const {
 RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   Scene scene = sceneIn;
   opt.overrides.applyTo(scene.settings);
-  auto model = std::make_shared<const Model>(compile(scene));
+  auto model = std::make_shared<const Model>(compile(scene));  // validates the overridden settings too
   const double until = opt.until.value_or(scene.settings.duration);
   const double dt = scene.settings.dt;
   const int every = std::max(1, opt.every);
+  if (opt.until) {
+    if (!(until >= Limits::kMinTime && until <= Limits::kMaxTime)) {
+      std::ostringstream m;
+      m << "until: must be between " << Limits::kMinTime << " and " << Limits::kMaxTime << " s (is " << until
+        << "): a shorter run would take no step";
+      throw SceneError(m.str());
+    }
+    checkStepCount(until, dt, "until");
+  }
 
   Simulation sim(model);
   RunSummary out;
@@ -95,8 +117,17 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     writeCsvRows(*opt.csv, *model, sim.state());
   }
   observe();
-  const long frames = static_cast<long>(std::ceil(until / dt - 1e-9));
-  for (long k = 1; k <= frames; ++k) {
+  // output steps: the last one ends at until exactly (at least one: validation keeps until/dt
+  // within 1e8 and until >= 1e-9 s)
+  const long frames = std::max(1L, static_cast<long>(std::ceil(until / dt - 1e-9)));
+  auto csvFailed = [&]() {
+    if (!opt.csv || opt.csv->good()) return false;
+    out.outputFailed = true;
+    out.message = "writing the CSV failed at t = " + std::to_string(sim.state().t) + " s (disk full?)";
+    return true;
+  };
+  csvFailed();  // the header and the rows at t = 0
+  for (long k = 1; k <= frames && !out.outputFailed; ++k) {
     const double t = std::min(until, static_cast<double>(k) * dt);
     const AdvanceResult r = sim.advanceTo(t);
     out.steps += r.steps;
@@ -106,7 +137,15 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       break;
     }
     observe();
-    if (opt.csv && (k % every == 0 || k == frames)) writeCsvRows(*opt.csv, *model, sim.state());
+    if (opt.csv && (k % every == 0 || k == frames)) {
+      writeCsvRows(*opt.csv, *model, sim.state());
+      if (csvFailed()) break;
+    }
+    if (opt.progress && !opt.progress(sim.state().t, until)) {
+      out.interrupted = true;
+      out.message = "interrupted at t = " + std::to_string(sim.state().t) + " s";
+      break;
+    }
   }
   out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.finalTime = sim.state().t;
@@ -145,6 +184,8 @@ std::string formatSummary(const RunSummary& s) {
   std::snprintf(buf, sizeof buf, "max |D| after assembly: %.3e\n", s.maxDeviationAfterAssembly());
   o << buf;
   if (s.diverged) o << "DIVERGED: " << s.message << "\n";
+  if (s.interrupted) o << "INTERRUPTED: " << s.message << "\n";
+  if (s.outputFailed) o << "OUTPUT FAILED: " << s.message << "\n";
   return o.str();
 }
 

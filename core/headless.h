@@ -1,6 +1,7 @@
 // Headless runs and checks of a scene: what tether-cli prints, as testable functions.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -25,8 +26,11 @@ struct SettingsOverrides {
 struct RunOptions {
   std::optional<double> until;                 // s; default settings.duration
   SettingsOverrides overrides;
-  std::ostream* csv = nullptr;                 // t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
+  std::ostream* csv = nullptr;                 // t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz (RFC 4180)
   int every = 1;                               // write every k-th step to the CSV
+  // called after every output step with (t, until); returning false ends the run there
+  // (RunSummary::interrupted): the CLI's progress line and Ctrl+C
+  std::function<bool(double, double)> progress;
 };
 
 struct ConstraintSummary {
@@ -44,12 +48,15 @@ struct RunSummary {
   double energyStart = 0.0;      // J, after the events at t = 0
   double energyEnd = 0.0;        // J
   bool diverged = false;
+  bool interrupted = false;      // options.progress asked to stop
+  bool outputFailed = false;     // a CSV write failed (the stream went bad): the run stopped there
   std::string message;
   std::vector<ConstraintSummary> constraints;
   double maxDeviationAfterAssembly() const;
 };
 
-// Throws SceneError for an invalid scene.
+// Throws SceneError for an invalid scene, and for an until that would take no step or more than
+// Limits::kMaxSteps.
 RunSummary runScene(const Scene& scene, const RunOptions& options);
 std::string formatSummary(const RunSummary& s);
 

@@ -1,6 +1,14 @@
 #include "core/scene_io.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -85,7 +93,12 @@ class Obj {
 
   void rejectUnknownKeys() const {
     for (auto it = m_j.begin(); it != m_j.end(); ++it)
-      if (!m_used.count(it.key())) fail(at(it.key()), "unknown key");
+      if (!m_used.count(it.key())) {
+        std::string known;
+        for (const std::string& k : m_used) known += (known.empty() ? "" : ", ") + k;
+        if (it.key().empty()) fail(m_path.empty() ? "(top level)" : m_path, "an empty key \"\" (known here: " + known + ")");
+        fail(at(it.key()), "unknown key (a typo? known here: " + known + ")");
+      }
   }
 
   static double toNumber(const json& v, const std::string& where) {
@@ -493,6 +506,15 @@ json writeEvent(const EventDef& e) {
   return j;
 }
 
+// A whole number in lo..hi, read without wrapping (4294967326 is not 30).
+int wholeNumber(const json& v, const std::string& where, int lo, int hi) {
+  if (!v.is_number_integer()) fail(where, "must be a whole number");
+  const bool inRange = v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi)
+                                              : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
+  if (!inRange) fail(where, "must be in " + std::to_string(lo) + ".." + std::to_string(hi) + " (is " + v.dump() + ")");
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
 Settings readSettings(const json& v, const std::string& where) {
   Obj o(v, where);
   Settings s;
@@ -501,14 +523,8 @@ Settings readSettings(const json& v, const std::string& where) {
   s.dt = o.number("dt", s.dt);
   s.integrator = enumFrom(o.string("integrator", toString(s.integrator)), kIntegrators, o.at("integrator"));
   s.solver = enumFrom(o.string("solver", toString(s.solver)), kSolvers, o.at("solver"));
-  if (const json* it = o.get("solver_iterations")) {
-    if (!it->is_number_integer()) fail(o.at("solver_iterations"), "must be a whole number");
-    s.solverIterations = it->get<int>();
-  }
-  if (const json* it = o.get("max_substeps")) {
-    if (!it->is_number_integer()) fail(o.at("max_substeps"), "must be a whole number");
-    s.maxSubsteps = it->get<int>();
-  }
+  if (const json* it = o.get("solver_iterations")) s.solverIterations = wholeNumber(*it, o.at("solver_iterations"), 1, 100000);
+  if (const json* it = o.get("max_substeps")) s.maxSubsteps = wholeNumber(*it, o.at("max_substeps"), 1, 4096);
   s.stabilization = enumFrom(o.string("stabilization", toString(s.stabilization)), kStabilizations,
                              o.at("stabilization"));
   s.baumgarteAlpha = o.number("baumgarte_alpha", s.baumgarteAlpha);
@@ -544,6 +560,108 @@ std::string lineColumn(const std::string& text, size_t byte) {
   return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
+
+// Strict JSON: nlohmann's DOM builder driven through its SAX interface, with what plain
+// json::parse lets through turned into errors that name the line and column:
+//  - a key given twice in one object (json::parse keeps the last one);
+//  - a NUL byte (its lexer takes it for the end of the input: anything after it was ignored);
+//  - a number that underflows to 0 ("1e-400" read as 0) or overflows ("1e400": json::parse
+//    reports it without a place).
+// Trailing garbage after the top-level value is already an error in json::parse's strict mode.
+class StrictSax {
+ public:
+  StrictSax(json& root, const std::string& text, const size_t& offset) : m_dom(root, true), m_text(text), m_offset(offset) {}
+
+  bool null() { return m_dom.null(); }
+  bool boolean(bool v) { return m_dom.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return m_dom.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return m_dom.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const std::string& raw) {
+    // the mantissa's digits before the exponent: any of them non-zero means v should not be 0
+    if (v == 0.0 && raw.substr(0, raw.find_first_of("eE")).find_first_of("123456789") != std::string::npos)
+      throw SceneError("not valid JSON at " + startOf(raw.size()) + ": the number " + raw +
+                       " is too small for a double (it would read as 0); write 0 or a number of at least 1e-300");
+    return m_dom.number_float(v, raw);
+  }
+  bool string(std::string& v) { return m_dom.string(v); }
+  bool binary(json::binary_t& v) { return m_dom.binary(v); }
+  bool start_object(std::size_t n) {
+    m_keys.emplace_back();
+    return m_dom.start_object(n);
+  }
+  bool key(std::string& k) {
+    if (!m_keys.back().insert(k).second)
+      throw SceneError("not valid JSON at " + startOf(k.size() + 1) + ": the key \"" + k +
+                       "\" is given twice in one object (which one did you mean?)");
+    return m_dom.key(k);
+  }
+  bool end_object() {
+    m_keys.pop_back();
+    return m_dom.end_object();
+  }
+  bool start_array(std::size_t n) { return m_dom.start_array(n); }
+  bool end_array() { return m_dom.end_array(); }
+  bool parse_error(std::size_t byte, const std::string& token, const nlohmann::detail::exception& e) {
+    std::string what = e.what();
+    // drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix
+    const size_t colon = what.find(": ");
+    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    if (e.id == 406) {  // a number too large: name the place where it starts
+      throw SceneError("not valid JSON at " + lineColumn(m_text, byte >= token.size() ? byte - token.size() : 0) +
+                       ": the number " + token + " is too large for a double");
+    }
+    if (detail.rfind("[json.exception", 0) == 0) detail = detail.substr(detail.find("] ") + 2);
+    throw SceneError("not valid JSON at " + lineColumn(m_text, byte == 0 ? 0 : byte - 1) + ": " + detail);
+  }
+
+ private:
+  // the place of a token that ends `back` bytes before the last one the lexer has read (the
+  // lexer reads one byte past a number, none past a string's closing quote)
+  std::string startOf(size_t back) const { return lineColumn(m_text, m_offset > back ? m_offset - 1 - back : 0); }
+
+  nlohmann::detail::json_sax_dom_parser<json> m_dom;
+  const std::string& m_text;
+  const size_t& m_offset;                  // bytes the lexer has read so far
+  std::vector<std::set<std::string>> m_keys;  // per open object
+};
+
+// A char iterator that tells StrictSax how far the lexer has read (for error places).
+struct CountingIterator {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  const char* p = nullptr;
+  const char* begin = nullptr;
+  size_t* offset = nullptr;
+  reference operator*() const { return *p; }
+  CountingIterator& operator++() {
+    ++p;
+    *offset = size_t(p - begin);
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const CountingIterator& o) const { return p == o.p; }
+  bool operator!=(const CountingIterator& o) const { return p != o.p; }
+};
+
+json parseStrict(const std::string& text) {
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw SceneError("not valid JSON at " + lineColumn(text, nul) +
+                     ": a NUL byte (is this a text file? a scene file is UTF-8 JSON)");
+  json root;
+  size_t offset = 0;
+  StrictSax sax(root, text, offset);
+  const CountingIterator first{text.data(), text.data(), &offset}, last{text.data() + text.size(), text.data(), &offset};
+  json::sax_parse(first, last, &sax, nlohmann::detail::input_format_t::json, true);
+  return root;
+}
+
 }  // namespace
 
 std::string pointRefToString(const PointRef& r) {
@@ -561,21 +679,7 @@ std::string pointRefToString(const PointRef& r) {
 }
 
 Scene sceneFromJson(const std::string& text) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    // drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix
-    const size_t colon = what.find(": ");
-    const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw SceneError("not valid JSON at " + lineColumn(text, e.byte == 0 ? 0 : e.byte - 1) + ": " + detail);
-  } catch (const json::exception& e) {
-    // e.g. a number too large for a double ("1e999")
-    std::string what = e.what();
-    const size_t close = what.find("] ");
-    throw SceneError("not valid JSON: " + (close == std::string::npos ? what : what.substr(close + 2)));
-  }
+  const json root = parseStrict(text);
   if (!root.is_object()) fail("(top level)", "must be a JSON object");
   Obj o(root, "");
   const std::string format = o.string("format", "");
@@ -630,33 +734,127 @@ std::string sceneToJson(const Scene& s) {
 Scene loadScene(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  // read at most kMaxSceneBytes (and a little more, to notice): a huge file is refused, not
+  // read for ever; a NUL byte stops the reading (the parser names its place: not a text file)
+  std::string text;
+  std::vector<char> chunk(size_t(1) << 20);
+  while (text.size() <= kMaxSceneBytes && in) {
+    in.read(chunk.data(), std::streamsize(chunk.size()));
+    const auto got = size_t(in.gcount());
+    text.append(chunk.data(), got);
+    if (std::find(chunk.begin(), chunk.begin() + std::ptrdiff_t(got), '\0') != chunk.begin() + std::ptrdiff_t(got)) break;
+  }
+  if (in.bad()) throw SceneError(path + ": cannot read file");
+  if (text.size() > kMaxSceneBytes)
+    throw SceneError(path + ": larger than " + std::to_string(kMaxSceneBytes >> 20) + " MB: not a scene file?");
   try {
-    return sceneFromJson(buf.str());
+    return sceneFromJson(text);
   } catch (const SceneError& e) {
     throw SceneError(path + ": " + e.what());
   }
 }
 
+namespace {
+
+// Writes all of text to fd and flushes it to the disk; false (errno set) on a short write, a full
+// disk or a failed fsync.
+bool writeAllAndSync(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return ::fsync(fd) == 0;
+}
+
+std::string errnoText() { return std::strerror(errno); }
+
+// Writes text to a new file `file` with the given mode; throws SceneError naming `shown`.
+void writeNewFile(const std::string& file, const std::string& text, mode_t mode, const std::string& shown) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) throw SceneError(shown + ": cannot write file: " + errnoText());
+  if (!writeAllAndSync(fd, text)) {
+    const std::string why = errnoText();
+    ::close(fd);
+    std::remove(file.c_str());
+    throw SceneError(shown + ": write failed: " + why);
+  }
+  if (::close(fd) != 0) {
+    const std::string why = errnoText();
+    std::remove(file.c_str());
+    throw SceneError(shown + ": write failed: " + why);
+  }
+}
+
+}  // namespace
+
+// Saving as a careful editor does (Qt's QSaveFile): the new text goes to a temporary file beside
+// the target, is flushed to the disk (fsync), takes the target's mode and (as far as allowed) its
+// owner, and then replaces the target by rename, so that a crash or a full disk leaves either the
+// old or the new file, never a cut one. A symlink is followed: the file it points to is replaced,
+// the link stays. A file with other hard links is rewritten in place (a rename would detach it from
+// them), after its old text is copied aside, which is put back if the rewrite fails.
 void saveScene(const Scene& scene, const std::string& path) {
   const std::string text = sceneToJson(scene);
-  const std::string tmp = path + ".tmp-save";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw SceneError(path + ": cannot write file");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw SceneError(path + ": write failed");
+  std::error_code ec;
+  std::string target = path;
+  if (std::filesystem::is_symlink(path, ec)) {
+    const auto resolved = std::filesystem::canonical(path, ec);
+    if (ec) throw SceneError(path + ": cannot follow the symbolic link: " + ec.message());
+    target = resolved.string();
+  }
+  struct stat old{};
+  const bool exists = ::stat(target.c_str(), &old) == 0;
+  const mode_t mode = exists ? (old.st_mode & 07777) : 0666;  // new files: 0666 minus the umask
+
+  if (exists && old.st_nlink > 1) {
+    std::ifstream in(target, std::ios::binary);
+    std::ostringstream prev;
+    prev << in.rdbuf();
+    if (!in) throw SceneError(path + ": cannot read the file before rewriting it");
+    const std::string aside = target + ".tether-old";
+    std::remove(aside.c_str());
+    writeNewFile(aside, prev.str(), mode, path);
+    const int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    const bool ok = fd >= 0 && writeAllAndSync(fd, text);
+    const std::string why = errnoText();
+    if (fd >= 0 && ::close(fd) != 0 && ok) {
+      throw SceneError(path + ": write failed: " + errnoText() + " (the previous text is in " + aside + ")");
+    }
+    if (!ok) {
+      const int back = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      const bool restored = back >= 0 && writeAllAndSync(back, prev.str());
+      if (back >= 0) ::close(back);
+      if (restored) std::remove(aside.c_str());
+      throw SceneError(path + ": write failed: " + why +
+                       (restored ? " (the file is as it was)" : " (the previous text is in " + aside + ")"));
+    }
+    std::remove(aside.c_str());
+    return;
+  }
+
+  const std::string tmp = target + ".tmp-save";
+  std::remove(tmp.c_str());
+  writeNewFile(tmp, text, mode, path);
+  if (exists) {
+    ::chmod(tmp.c_str(), mode);                             // the umask may have cut it
+    if (::chown(tmp.c_str(), old.st_uid, old.st_gid) != 0) {  // only root may give files away
+      (void)::chown(tmp.c_str(), uid_t(-1), old.st_gid);   // keep the group if we can
     }
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const std::string why = errnoText();
     std::remove(tmp.c_str());
-    throw SceneError(path + ": cannot replace file: " + ec.message());
+    throw SceneError(path + ": cannot replace file: " + why);
+  }
+  // the rename itself reaches the disk with the directory's entry
+  const std::string dir = std::filesystem::path(target).parent_path().string();
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
   }
 }
 

@@ -22,6 +22,8 @@ std::string sceneToJson(const Scene& scene);
 // File helpers: loadScene throws SceneError (prefixed with the file name); saveScene writes
 // to a temporary file beside the target and renames it, so a failed save never corrupts
 // the existing file. Throws SceneError on I/O failure.
+// Files larger than kMaxSceneBytes are refused (a 10^5-body scene is ~20 MB).
+constexpr size_t kMaxSceneBytes = size_t(256) << 20;
 Scene loadScene(const std::string& path);
 void saveScene(const Scene& scene, const std::string& path);
 

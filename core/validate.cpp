@@ -22,6 +22,23 @@ void positive(double v, const std::string& where) {
   }
 }
 
+// lo <= v <= hi, else "must be between lo and hi unit (is v)"
+void inRange(double v, double lo, double hi, const std::string& where, const char* unit) {
+  if (v >= lo && v <= hi) return;
+  std::ostringstream s;
+  s << "must be between " << lo << " and " << hi << (*unit ? " " : "") << unit << " (is " << v << ")";
+  fail(where, s.str());
+}
+void positiveIn(double v, double lo, double hi, const std::string& where, const char* unit) {
+  positive(v, where);
+  inRange(v, lo, hi, where, unit);
+}
+// |v| <= max in every component
+void bounded(const Vec3& v, double max, const std::string& where, const char* unit) {
+  for (int i = 0; i < 3; ++i) inRange(v[i], -max, max, where + "[" + std::to_string(i) + "]", unit);
+}
+void bounded(double v, double max, const std::string& where, const char* unit) { inRange(v, -max, max, where, unit); }
+
 void nonZero(const Vec3& v, const std::string& where) {
   if (!(v.norm() > 1e-12)) fail(where, "must not be the zero vector");
 }
@@ -87,6 +104,8 @@ class Names {
  private:
   void add(const std::string& n, Kind k, size_t i, const std::string& where) {
     if (n.empty()) fail(where + ".name", "must not be empty");
+    for (unsigned char c : n)
+      if (c < 0x20 || c == 0x7f) fail(where + ".name", "must not contain control characters (a newline, tab or NUL byte)");
     if (n.find_first_of(".:") != std::string::npos) fail(where + ".name", "must not contain '.' or ':'");
     if (n == "gravity") fail(where + ".name", "\"gravity\" is reserved");
     auto [it, fresh] = m_map.emplace(n, std::make_pair(k, i));
@@ -98,24 +117,29 @@ class Names {
 };
 
 void validateBody(const BodyDef& b, const std::string& w) {
-  positive(b.density, w + ".density");
+  using L = Limits;
+  auto length = [&](double v, const std::string& where) { positiveIn(v, L::kMinLength, L::kMaxLength, where, "m"); };
+  positiveIn(b.density, L::kMinDensity, L::kMaxDensity, w + ".density", "kg/m^3");
   switch (b.shape) {
     case Shape::Rod:
-      positive(b.length, w + ".length");
-      positive(b.radius, w + ".radius");
+      length(b.length, w + ".length");
+      length(b.radius, w + ".radius");
       break;
-    case Shape::Sphere: positive(b.radius, w + ".radius"); break;
+    case Shape::Sphere: length(b.radius, w + ".radius"); break;
     case Shape::Torus:
-      positive(b.majorRadius, w + ".major_radius");
-      positive(b.minorRadius, w + ".minor_radius");
+      length(b.majorRadius, w + ".major_radius");
+      length(b.minorRadius, w + ".minor_radius");
       if (b.minorRadius >= b.majorRadius) fail(w + ".minor_radius", "must be smaller than major_radius");
       break;
     case Shape::Box:
-      positive(b.size.x(), w + ".size[0]");
-      positive(b.size.y(), w + ".size[1]");
-      positive(b.size.z(), w + ".size[2]");
+      length(b.size.x(), w + ".size[0]");
+      length(b.size.y(), w + ".size[1]");
+      length(b.size.z(), w + ".size[2]");
       break;
   }
+  bounded(b.position, L::kMaxCoordinate, w + ".position", "m");
+  bounded(b.velocity, L::kMaxSpeed, w + ".velocity", "m/s");
+  bounded(b.angularVelocity, L::kMaxSpeed, w + ".angular_velocity", "rad/s");
   if (std::abs(b.orientation.norm() - 1.0) > 1e-6) fail(w + ".orientation", "must be a unit quaternion");
   const auto builtIn = shapePoints(b);
   for (size_t i = 0; i < b.points.size(); ++i) {
@@ -125,29 +149,51 @@ void validateBody(const BodyDef& b, const std::string& w) {
       if (p.name == b.points[i].name) fail(pw, std::string("shadows the ") + toString(b.shape) + "'s own control point");
     for (size_t j = 0; j < i; ++j)
       if (b.points[j].name == b.points[i].name) fail(pw, "duplicate point name");
+    bounded(b.points[i].local, Limits::kMaxCoordinate, pw, "m");
   }
 }
 
 void validatePath(const PathDef& p, const std::string& w) {
+  using L = Limits;
   switch (p.kind) {
-    case PathKind::Line: break;
+    case PathKind::Line:
+      bounded(p.start, L::kMaxCoordinate, w + ".start", "m");
+      bounded(p.velocity, L::kMaxSpeed, w + ".velocity", "m/s");
+      break;
     case PathKind::Circle:
-      positive(p.radius, w + ".radius");
+      bounded(p.center, L::kMaxCoordinate, w + ".center", "m");
+      positiveIn(p.radius, L::kMinLength, L::kMaxLength, w + ".radius", "m");
       if (p.period == 0.0) fail(w + ".period", "must not be 0");
+      inRange(std::abs(p.period), L::kMinTime, L::kMaxTime, w + ".period", "s (in magnitude)");
+      bounded(p.phase, 1e6, w + ".phase", "rad");
       nonZero(p.normal, w + ".normal");
       nonZero(p.u, w + ".u");
       if (p.u.normalized().cross(p.normal.normalized()).norm() < 1e-6) fail(w + ".u", "must not be parallel to normal");
       break;
     case PathKind::Spline:
       if (p.keyframes.size() < 2) fail(w + ".keyframes", "needs at least 2 keyframes");
+      for (size_t i = 0; i < p.keyframes.size(); ++i) {
+        const std::string kw = w + ".keyframes[" + std::to_string(i) + "]";
+        bounded(p.keyframes[i].t, L::kMaxTime, kw + ".t", "s");
+        bounded(p.keyframes[i].position, L::kMaxCoordinate, kw + ".position", "m");
+      }
       for (size_t i = 1; i < p.keyframes.size(); ++i)
-        if (!(p.keyframes[i].t > p.keyframes[i - 1].t))
-          fail(w + ".keyframes[" + std::to_string(i) + "].t", "keyframe times must increase strictly");
+        if (!(p.keyframes[i].t - p.keyframes[i - 1].t >= L::kMinTime))
+          fail(w + ".keyframes[" + std::to_string(i) + "].t", "keyframe times must increase strictly (by at least 1e-9 s)");
       break;
   }
 }
 
 void validateForce(const ForceDef& f, const Names& names, const std::string& w) {
+  using L = Limits;
+  bounded(f.stiffness, L::kMaxCoefficient, w + ".stiffness", "");
+  bounded(f.damping, L::kMaxCoefficient, w + ".damping", "");
+  bounded(f.restLength, L::kMaxLength, w + ".rest_length", "m");
+  bounded(f.linear, L::kMaxCoefficient, w + ".linear", "N s/m");
+  bounded(f.angular, L::kMaxCoefficient, w + ".angular", "N m s/rad");
+  bounded(f.vector, L::kMaxCoefficient, w + (f.kind == ForceKind::ConstantTorque ? ".torque" : ".force"), "");
+  if (f.a.kind == PointRef::Kind::BodyLocal) bounded(f.a.local, L::kMaxCoordinate, w + ".a", "m");
+  if (f.b.kind == PointRef::Kind::BodyLocal) bounded(f.b.local, L::kMaxCoordinate, w + ".b", "m");
   switch (f.kind) {
     case ForceKind::Spring:
       names.point(f.a, w + ".a");
@@ -186,7 +232,11 @@ void bodyPointOnly(const PointRef& r, const std::string& w) {
 }
 
 void validateConstraint(const ConstraintDef& c, const Names& names, const std::string& w) {
-  if (c.tau && !(*c.tau > 0.0)) positive(*c.tau, w + ".tau");
+  using L = Limits;
+  if (c.tau) positiveIn(*c.tau, L::kMinTime, L::kMaxTime, w + ".tau", "s");
+  bounded(c.origin, L::kMaxCoordinate, w + ".origin", "m");
+  if (c.a.kind == PointRef::Kind::BodyLocal) bounded(c.a.local, L::kMaxCoordinate, w + ".a", "m");
+  if (c.b.kind == PointRef::Kind::BodyLocal) bounded(c.b.local, L::kMaxCoordinate, w + ".b", "m");
   switch (c.kind) {
     case ConstraintKind::PointToNail:
     case ConstraintKind::ScalarPointToNail:
@@ -208,7 +258,7 @@ void validateConstraint(const ConstraintDef& c, const Names& names, const std::s
         bodyPointOnly(c.b, w + ".b");
         if (c.a.body == c.b.body) fail(w + ".b", "is on the same body as a (\"" + c.a.body + "\")");
       } else {
-        positive(c.length, w + ".length");
+        positiveIn(c.length, L::kMinLength, L::kMaxLength, w + ".length", "m");
         const bool aOnBody = c.a.kind == PointRef::Kind::BodyPoint || c.a.kind == PointRef::Kind::BodyLocal;
         const bool bOnBody = c.b.kind == PointRef::Kind::BodyPoint || c.b.kind == PointRef::Kind::BodyLocal;
         if (!aOnBody && !bOnBody) fail(w, "at least one of a and b must be a point on a body");
@@ -243,6 +293,8 @@ void validateConstraint(const ConstraintDef& c, const Names& names, const std::s
 
 void validateEvent(const EventDef& e, const Scene& s, const Names& names, const std::string& w) {
   if (!(e.time >= 0.0)) fail(w + ".time", "must be >= 0");
+  inRange(e.time, 0.0, Limits::kMaxTime, w + ".time", "s");
+  for (size_t i = 0; i < e.value.size(); ++i) bounded(e.value[i], Limits::kMaxCoefficient, w + ".value", "");
   auto checkValue = [&](int size) {
     if (static_cast<int>(e.value.size()) != size)
       fail(w + ".value", size == 1 ? "must be a number" : "must be an array of 3 numbers");
@@ -280,6 +332,7 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
         if (e.param != "tau") fail(w + ".param", "a constraint has one parameter: \"tau\"");
         checkValue(1);
         if (!(e.value[0] > 0.0)) fail(w + ".value", "tau must be > 0");
+        inRange(e.value[0], Limits::kMinTime, Limits::kMaxTime, w + ".value", "s");
         return;
       }
       if (kind == Kind::Force) {
@@ -312,15 +365,29 @@ std::vector<ParamSpec> settableParams(ForceKind kind) {
   return {};
 }
 
+void checkStepCount(double duration, double dt, const std::string& where) {
+  const double steps = duration / dt;
+  if (steps <= Limits::kMaxSteps) return;
+  std::ostringstream m;
+  m << duration << " s at dt = " << dt << " s is " << steps << " steps, more than the " << Limits::kMaxSteps
+    << " one run may take; shorten it or raise dt";
+  fail(where, m.str());
+}
+
 void validateScene(const Scene& s) {
+  using L = Limits;
   const Settings& st = s.settings;
-  positive(st.dt, "settings.dt");
-  positive(st.defaultTau, "settings.default_tau");
-  positive(st.tolerance, "settings.tolerance");
-  positive(st.projectionTolerance, "settings.projection_tolerance");
-  positive(st.duration, "settings.duration");
-  if (st.assemblyTime && *st.assemblyTime < 0.0) fail("settings.assembly_time", "must be >= 0");
+  positiveIn(st.dt, L::kMinTime, 10.0, "settings.dt", "s");
+  positiveIn(st.defaultTau, L::kMinTime, L::kMaxTime, "settings.default_tau", "s");
+  positiveIn(st.tolerance, L::kMinTolerance, 1.0, "settings.tolerance", "(doubles resolve no finer)");
+  positiveIn(st.projectionTolerance, L::kMinProjectionTolerance, 1.0, "settings.projection_tolerance", "m");
+  positiveIn(st.duration, L::kMinTime, L::kMaxTime, "settings.duration", "s");
+  checkStepCount(st.duration, st.dt, "settings.duration");
+  if (st.assemblyTime) inRange(*st.assemblyTime, 0.0, L::kMaxTime, "settings.assembly_time", "s");
   if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
+  bounded(st.gravity, L::kMaxAcceleration, "settings.gravity", "m/s^2");
+  bounded(st.baumgarteAlpha, 1e6, "settings.baumgarte_alpha", "1/s");
+  bounded(st.baumgarteBeta, 1e6, "settings.baumgarte_beta", "1/s");
   if (st.solverIterations < 1 || st.solverIterations > 100000) fail("settings.solver_iterations", "must be in 1..100000");
   if (st.maxSubsteps < 1 || st.maxSubsteps > 4096) fail("settings.max_substeps", "must be in 1..4096");
   if (!(st.baumgarteAlpha >= 0.0)) fail("settings.baumgarte_alpha", "must be >= 0");

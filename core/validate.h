@@ -10,6 +10,27 @@
 namespace tether::core {
 
 void validateScene(const Scene& scene);
+// A run of duration s in steps of dt s: refuses more than Limits::kMaxSteps steps, naming where.
+void checkStepCount(double duration, double dt, const std::string& where);
+
+// The range of every physical value a scene may hold (SI units; docs/scene-format.md, "Limits").
+// Past them the derived quantities (a mass rho L^3, an inertia rho L^5, the constraint matrix's
+// entries m^-1 L^2) leave what a double resolves or what the solver can balance, so a scene
+// holding them is refused with the value's place instead of diverging or crashing later.
+struct Limits {
+  static constexpr double kMinLength = 1e-9, kMaxLength = 1e9;      // m: sizes, radii, lengths
+  static constexpr double kMaxCoordinate = 1e9;                      // m: positions, points
+  // kg/m^3: up to 1e12, far past any material, because users (and the robustness corpus) make a
+  // small body heavy through its density to get a point-like mass
+  static constexpr double kMinDensity = 1e-9, kMaxDensity = 1e12;
+  static constexpr double kMaxSpeed = 1e9;                           // m/s, rad/s
+  static constexpr double kMinTime = 1e-9, kMaxTime = 1e9;          // s: dt, tau, duration, periods
+  static constexpr double kMaxCoefficient = 1e12;                    // stiffness, damping, force, torque
+  static constexpr double kMaxAcceleration = 1e6;                    // m/s^2: gravity
+  static constexpr double kMinTolerance = 1e-14;                     // rk45 (relative): below, rounding
+  static constexpr double kMinProjectionTolerance = 1e-12;           // m
+  static constexpr double kMaxSteps = 1e8;                           // duration / dt of one run
+};
 
 // Parameters a "set" event may change, and how many numbers each takes (1 or 3).
 struct ParamSpec {

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -121,11 +122,81 @@ TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
   EXPECT_EQ(r.code, 2);
   r = cli("run " + example("pendulum") + " --projection-tolerance 0");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("--projection-tolerance: must be a number > 0"), std::string::npos);
+  EXPECT_NE(r.out.find("--projection-tolerance: must be a number between 1e-12 and 1 (m)"), std::string::npos);
   r = cli("fly " + example("pendulum"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown command"), std::string::npos);
   std::filesystem::remove(bad);
+}
+
+// Issue 17: no silent no-op, no lost output reported as success, no hang without a word.
+// runs tether-cli ARGS; expects the exit code and a message in its output
+void expectExit(const std::string& args, int code, const std::string& message) {
+  const Result r = cli(args);
+  EXPECT_EQ(r.code, code) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << args << "\nexpected: " << message << "\n" << r.out;
+}
+
+TEST(Cli, RunsThatWouldTakeNoStepOrForeverAreRefused) {
+  const std::string pendulum = example("pendulum");
+  expectExit("run " + pendulum + " --until 1e-12", 2, "--until: must be a number between 1e-9 and 1e9 (s): a shorter run would take no step");
+  expectExit("run " + pendulum + " --until 1e6", 2, "until: 1e+06 s at dt = 0.001 s is 1e+09 steps, more than the 1e+08 one run may take");
+  expectExit("run " + pendulum + " --dt 1e-300", 2, "--dt: must be a number between 1e-9 and 10 (s)");
+  expectExit("check /dev/zero", 2, "/dev/zero: not valid JSON at line 1, column 1: a NUL byte");
+}
+
+TEST(Cli, OutputThatCannotBeWrittenIsAnError) {
+  expectExit("run " + example("pendulum") + " --until 1 --csv /dev/full", 4, "/dev/full: writing the CSV failed");
+  // (cli() sends stderr where stdout goes, so only the exit code can be seen here)
+  EXPECT_EQ(cli("check " + example("pendulum") + " >/dev/full").code, 4);
+  // --csv naming the scene itself would overwrite it: refused, the scene intact
+  const std::string scene = (std::filesystem::temp_directory_path() / "tether_csv_self.json").string();
+  std::filesystem::copy_file(example("pendulum"), scene, std::filesystem::copy_options::overwrite_existing);
+  const auto before = std::filesystem::file_size(scene);
+  expectExit("run " + scene + " --until 0.01 --csv " + scene, 2, "is the scene file itself: it would be overwritten");
+  EXPECT_EQ(std::filesystem::file_size(scene), before);
+  std::filesystem::remove(scene);
+}
+
+TEST(Cli, CsvQuotesNamesPerRfc4180) {
+  std::ifstream in(example("pendulum"));
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string text = buf.str();
+  // rename the body "rod" to: a,"b"
+  for (const char* from : {"\"name\": \"rod\"", "\"rod.end1\""}) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at + std::string(from).find("rod"), 3, "a,\\\"b\\\"");
+  }
+  const std::string scene = tempFile("tether_csv_names.json", text);
+  const std::string csv = (std::filesystem::temp_directory_path() / "tether_csv_names.csv").string();
+  const Result r = cli("run " + scene + " --until 0.002 --quiet --csv " + csv);
+  ASSERT_EQ(r.code, 0) << r.out << text;
+  std::ifstream rows(csv);
+  std::string line;
+  std::getline(rows, line);
+  std::getline(rows, line);
+  EXPECT_EQ(line.rfind("0,\"a,\"\"b\"\"\",0.", 0), 0u) << line;
+  std::filesystem::remove(scene);
+  std::filesystem::remove(csv);
+}
+
+TEST(Cli, InterruptEndsTheRunWithTheCsvSoFarAndASummary) {
+  const std::string csv = (std::filesystem::temp_directory_path() / "tether_cli_interrupt.csv").string();
+  // the shell sends SIGINT to the run after 1 s
+  const Result r = cli("run " + example("card_house") + " --until 1000 --quiet --csv " + csv +
+                       " & pid=$!; sleep 1; kill -INT $pid; wait $pid");
+  EXPECT_EQ(r.code, 130) << r.out;
+  EXPECT_NE(r.out.find("INTERRUPTED: interrupted at t = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("energy: start"), std::string::npos) << r.out;
+  std::ifstream in(csv);
+  std::string line, last;
+  int rows = 0;
+  while (std::getline(in, line)) ++rows, last = line;
+  EXPECT_GT(rows, 10);
+  EXPECT_EQ(std::count(last.begin(), last.end(), ','), 14) << "the last row was cut: " << last;
+  std::filesystem::remove(csv);
 }
 
 TEST(Cli, DivergenceExitsWith3) {

@@ -46,6 +46,13 @@ struct Malformed {
   const char* message;
 };
 
+void expectMessages(const std::vector<Malformed>& cases) {
+  for (const Malformed& c : cases) {
+    const std::string got = errorOf(c.text);
+    EXPECT_NE(got.find(c.message), std::string::npos) << c.what << ": expected \"" << c.message << "\"\n got \"" << got << "\"";
+  }
+}
+
 TEST(SceneIo, MalformedFilesGetSpecificMessages) {
   const std::vector<Malformed> cases = {
       {"not json", "{ \"format\": ", "not valid JSON at line 1"},
@@ -66,7 +73,7 @@ TEST(SceneIo, MalformedFilesGetSpecificMessages) {
        "bodies[1].position: must be an array of 3 numbers"},
       {"string in vector", replaced("\"position\": [1, 0, 0]", "\"position\": [1, \"a\", 0]"),
        "bodies[1].position[1]: must be a number"},
-      {"infinite number", replaced("\"length\": 1", "\"length\": 1e999"), "not valid JSON: number overflow parsing '1e999'"},
+      {"infinite number", replaced("\"length\": 1", "\"length\": 1e999"), "not valid JSON at line 5, column 47: the number 1e999 is too large for a double"},
       {"non-unit quaternion", replaced("\"position\": [1, 0, 0]", "\"orientation\": [1, 1, 0, 0]"),
        "bodies[1].orientation: must be a unit quaternion (its norm is 1.41421)"},
       {"unknown body", replaced("\"point\": \"rod1.end1\"", "\"point\": \"rod9.end1\""),
@@ -113,10 +120,7 @@ TEST(SceneIo, MalformedFilesGetSpecificMessages) {
        "forces[0].bodies[0]: no body named \"ghost\""},
   };
   ASSERT_GE(cases.size(), 20u);
-  for (const Malformed& c : cases) {
-    const std::string got = errorOf(c.text);
-    EXPECT_NE(got.find(c.message), std::string::npos) << c.what << ": expected \"" << c.message << "\"\n got \"" << got << "\"";
-  }
+  expectMessages(cases);
 }
 
 TEST(SceneIo, RoundTripOfEveryExampleIsLossless) {
@@ -211,6 +215,88 @@ TEST(SceneIo, FailedSaveLeavesTheOldFileIntact) {
   EXPECT_THROW(saveScene(s, dir + "/missing/scene.json"), SceneError);
   EXPECT_EQ(sceneToJson(loadScene(path)), sceneToJson(s));
   std::filesystem::remove_all(dir);
+}
+
+// What plain json::parse let through (issue 17): each now an error naming the place.
+TEST(SceneIo, StrictJsonNamesLineAndColumn) {
+  const std::string nul = replaced("\"nails\"", std::string("\"nails\"\0 trailing", 17));
+  const std::vector<Malformed> cases = {
+      {"key twice", replaced("\"settings\": {\"dt\": 0.001}", "\"settings\": {\"dt\": 0.001, \"dt\": 0.002}"),
+       "not valid JSON at line 3, column 29: the key \"dt\" is given twice in one object"},
+      {"NUL byte", nul, "not valid JSON at line 8, column 10: a NUL byte"},
+      {"underflow", replaced("\"dt\": 0.001", "\"dt\": 1e-400"),
+       "not valid JSON at line 3, column 22: the number 1e-400 is too small for a double (it would read as 0)"},
+      {"overflow", replaced("\"dt\": 0.001", "\"dt\": -1e400"), "not valid JSON at line 3, column 22: the number -1e400 is too large"},
+      {"trailing garbage", std::string(kBase) + "\n}", "not valid JSON at line 11, column 1: syntax error while parsing value - unexpected '}'; expected end of input"},
+      {"wrapping integer", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"solver_iterations\": 4294967326"),
+       "settings.solver_iterations: must be in 1..100000 (is 4294967326)"},
+      {"negative integer", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"max_substeps\": -5"),
+       "settings.max_substeps: must be in 1..4096 (is -5)"},
+      {"empty key", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"\": 1"), "settings: an empty key \"\""},
+      {"unknown key lists the known ones", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"dtt\": 1"),
+       "settings.dtt: unknown key (a typo? known here:"},
+      {"name with a newline", replaced("\"name\": \"ball\"", "\"name\": \"ba\\nll\""),
+       "bodies[1].name: must not contain control characters"},
+      {"name with a NUL", replaced("\"name\": \"ball\"", "\"name\": \"ba\\u0000ll\""),
+       "bodies[1].name: must not contain control characters"},
+  };
+  expectMessages(cases);
+}
+
+// Values whose derived quantities leave what a double or the solver can handle (validate.h, Limits).
+TEST(SceneIo, AbsurdValuesAreRefusedWithTheirRange) {
+  const std::vector<Malformed> cases = {
+      {"tiny box", replaced("\"type\": \"sphere\", \"radius\": 0.1", "\"type\": \"box\", \"size\": [1e-300, 1, 1]"),
+       "bodies[1].size[0]: must be between 1e-09 and 1e+09 m (is 1e-300)"},
+      {"huge rod", replaced("\"length\": 1,", "\"length\": 1e12,"), "bodies[0].length: must be between 1e-09 and 1e+09 m (is 1e+12)"},
+      {"density 1e-300", replaced("\"radius\": 0.1", "\"radius\": 0.1, \"density\": 1e-300"),
+       "bodies[1].density: must be between 1e-09 and 1e+12 kg/m^3 (is 1e-300)"},
+      {"far away", replaced("\"position\": [1, 0, 0]", "\"position\": [1e300, 0, 0]"),
+       "bodies[1].position[0]: must be between -1e+09 and 1e+09 m (is 1e+300)"},
+      {"spinning absurdly", replaced("\"position\": [1, 0, 0]", "\"position\": [1, 0, 0], \"angular_velocity\": [0, 0, 1e12]"),
+       "bodies[1].angular_velocity[2]: must be between -1e+09 and 1e+09 rad/s (is 1e+12)"},
+      {"tau 1e-300", replaced("\"nail\": \"n1\"", "\"nail\": \"n1\", \"tau\": 1e-300"),
+       "constraints[0].tau: must be between 1e-09 and 1e+09 s (is 1e-300)"},
+      {"dt 1e-12", replaced("\"dt\": 0.001", "\"dt\": 1e-12"), "settings.dt: must be between 1e-09 and 10 s (is 1e-12)"},
+      {"dt 1e300", replaced("\"dt\": 0.001", "\"dt\": 1e300"), "settings.dt: must be between 1e-09 and 10 s (is 1e+300)"},
+      {"rk45 tolerance 1e-300", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"tolerance\": 1e-300"),
+       "settings.tolerance: must be between 1e-14 and 1"},
+      {"duration 1e6 at 1 ms", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"duration\": 1e6"),
+       "settings.duration: 1e+06 s at dt = 0.001 s is 1e+09 steps, more than the 1e+08 one run may take"},
+      {"duration 1e300", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"duration\": 1e300"),
+       "settings.duration: must be between 1e-09 and 1e+09 s (is 1e+300)"},
+      {"gravity of a neutron star", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"gravity\": [0, 0, -1e12]"),
+       "settings.gravity[2]: must be between -1e+06 and 1e+06 m/s^2 (is -1e+12)"},
+  };
+  expectMessages(cases);
+}
+
+// Saving as a careful editor does: symlinks followed, mode kept, hard links kept.
+TEST(SceneIo, SaveKeepsSymlinksModeAndHardLinks) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "tether_save_links_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "real");
+  const Scene a = sceneFromJson(kBase);
+  Scene b = a;
+  b.bodies[1].radius = 0.25;
+  const fs::path file = dir / "real" / "scene.json", link = dir / "link.json", hard = dir / "hard.json";
+  saveScene(a, file.string());
+  fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);  // 0600
+  fs::create_symlink(file, link);
+  saveScene(b, link.string());
+  EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced by a regular file";
+  EXPECT_EQ(sceneToJson(loadScene(file.string())), sceneToJson(b)) << "the file the link points to was not replaced";
+  EXPECT_EQ(fs::status(file).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_FALSE(fs::exists(file.string() + ".tmp-save"));
+
+  fs::create_hard_link(file, hard);
+  saveScene(a, hard.string());
+  EXPECT_EQ(fs::hard_link_count(file), 2u);
+  EXPECT_EQ(sceneToJson(loadScene(file.string())), sceneToJson(a)) << "the other hard link did not see the save";
+  EXPECT_EQ(fs::status(hard).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_FALSE(fs::exists(hard.string() + ".tether-old"));
+  fs::remove_all(dir);
 }
 
 TEST(SceneIo, MissingFileIsNamed) {
