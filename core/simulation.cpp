@@ -12,6 +12,11 @@
 
 namespace tether::core {
 
+namespace {
+// rk45 steps below this fraction of the output interval dt count as crawling (advanceTo)
+constexpr double kRk45MinStepFraction = 1e-6;
+}  // namespace
+
 Simulation::Simulation(std::shared_ptr<const Model> model) : Simulation(model, model->initialState()) {}
 
 Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_model(std::move(model)) {
@@ -260,6 +265,19 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     if (m.settings.integrator == IntegratorKind::RK45 && m_state.hNext > 0.0 && m_state.hNext < h * (1.0 - 1e-6)) {
       h = m_state.hNext;
       reachesTarget = false;
+      // rk45 crawling: a step a millionth of the output interval means the model is too stiff
+      // for an explicit adaptive method (a run would take 10^6 steps per dt, for ever at the
+      // user's scale): stop and say so, as for a divergence, instead of hanging without a word
+      if (h < kRk45MinStepFraction * m.settings.dt) {
+        res.ok = false;
+        std::ostringstream msg;
+        msg << "rk45 crawls at t = " << m_state.t << " s: it needs steps of " << h << " s, more than "
+            << 1.0 / kRk45MinStepFraction << " per output interval dt = " << m.settings.dt
+            << " s; the model is too stiff for it (a stiff spring, strong damping on a light body, a tiny tau): "
+               "use euler or rk4, which substep, or the values tether-cli check warns about";
+        res.message = msg.str();
+        return res;
+      }
     }
     // the last good state: a step changes only these before it knows it succeeded (the bodies
     // and t only after); assignment reuses the vectors' storage

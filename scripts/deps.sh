@@ -12,6 +12,8 @@ packages=(
   # GUI tests and screenshots: a real X server with Mesa's software OpenGL
   xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
 )
+# `deps.sh fuzz` (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
+if [ "${1:-}" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 workers="${2:-$(nproc)}"
-bash scripts/deps.sh
+bash scripts/deps.sh fuzz
 bash scripts/build.sh fuzz --target scene_fuzzer
 out=build/fuzz
 mkdir -p "$out/corpus" "$out/findings"

@@ -143,6 +143,10 @@ TEST(Cli, RunsThatWouldTakeNoStepOrForeverAreRefused) {
   expectExit("run " + pendulum + " --until 1e6", 2, "until: 1e+06 s at dt = 0.001 s is 1e+09 steps, more than the 1e+08 one run may take");
   expectExit("run " + pendulum + " --dt 1e-300", 2, "--dt: must be a number between 1e-9 and 10 (s)");
   expectExit("check /dev/zero", 2, "/dev/zero: not valid JSON at line 1, column 1: a NUL byte");
+  // rk45 on a model too stiff for it (damping 1e11 1/s on 3.6e-13 kg links) would take 10^9
+  // steps per output step: it stops and says so (it ran for ever before)
+  expectExit("run " + std::string(TETHER_TEST_DATA_DIR) + "/fuzz-regressions/torus_density_1e-9.json --until 1 --integrator rk45",
+             3, "rk45 crawls at t = ");
 }
 
 TEST(Cli, OutputThatCannotBeWrittenIsAnError) {
