@@ -95,6 +95,22 @@ BenchScene hangingRing(int n) {
   return b;
 }
 
+BenchScene hangingStar(int n) {
+  BenchScene b{"star", n + 1, baseScene(), n * kMass * kG * kLength};
+  Scene& s = b.scene;
+  s.nails.push_back({"nail", Vec3::Zero()});
+  const Vec3 hubEnd(kLength, 0.0, 0.0);
+  s.bodies.push_back(rodBetween("hub", Vec3::Zero(), hubEnd));
+  s.constraints.push_back(nailed("hang", "hub", "end1", "nail"));
+  // spokes fanned out in the horizontal plane around the hub's free end
+  for (int i = 0; i < n; ++i) {
+    const double a = 2.0 * M_PI * (i + 0.5) / n;
+    s.bodies.push_back(rodBetween(rodName(i), hubEnd, hubEnd + kLength * Vec3(std::cos(a), std::sin(a), 0.0)));
+    s.constraints.push_back(joint("joint" + std::to_string(i), "hub", "end2", rodName(i), "end1"));
+  }
+  return b;
+}
+
 BenchScene hangingTree(int depth) {
   const int n = (1 << depth) - 1;
   BenchScene b{"tree", n, baseScene(), n * kMass * kG * depth * kLength};

@@ -28,6 +28,10 @@ BenchScene hangingRing(int n);
 // joined to the end1 of two children, spread in the horizontal plane. Energy scale:
 // N m g depth L.
 BenchScene hangingTree(int depth);
+// Star: a hub rod hung by its end1 from a nail, and N rods each joined by its end1 to the hub's
+// end2 (every joint on the one hub body: the constraints couple pairwise, a dense N x N block
+// of M; Limits::kMaxConstraintsPerBody caps N + 1 at 400). Energy scale: N m g L.
+BenchScene hangingStar(int n);
 
 struct BenchResult {
   std::string name;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <cstdint>
 
 namespace tether::core {
 
@@ -56,12 +58,14 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
     queue.erase(queue.begin());
     m_pos[size_t(k)] = static_cast<int>(m_order.size());
     m_order.push_back(k);
+    const bool simplicial = std::get<0>(key[size_t(k)]) == 0;  // its neighbours are a clique already
     const std::vector<int> nb = elim[size_t(k)];
     later[size_t(k)] = nb;
     // eliminating k joins its neighbours into a clique
     for (int u : nb) {
       auto& eu = elim[size_t(u)];
       eu.erase(std::find(eu.begin(), eu.end(), k));
+      if (simplicial) continue;
       for (int w : nb)
         if (w != u && !std::binary_search(eu.begin(), eu.end(), w)) eu.insert(std::lower_bound(eu.begin(), eu.end(), w), w);
     }
@@ -76,7 +80,11 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
     for (int u : touched) {
       mark[size_t(u)] = 0;
       if (m_pos[size_t(u)] >= 0) continue;
-      const Key fresh{fillOf(u), elim[size_t(u)].size(), static_cast<int>(m_order.size()), u};
+      // a simplicial node stays simplicial: eliminating a neighbour k leaves it the neighbours
+      // k had (a clique now), eliminating another node only adds edges. So its fill stays 0
+      // without the quadratic count (a hub body's constraints are one big clique)
+      const size_t fill = std::get<0>(key[size_t(u)]) == 0 ? 0 : fillOf(u);
+      const Key fresh{fill, elim[size_t(u)].size(), static_cast<int>(m_order.size()), u};
       if (std::get<0>(fresh) == std::get<0>(key[size_t(u)]) && std::get<1>(fresh) == std::get<1>(key[size_t(u)])) continue;
       queue.erase(key[size_t(u)]);
       queue.insert(key[size_t(u)] = fresh);
@@ -100,10 +108,15 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
     }
   }
   m_colStart[size_t(n)] = static_cast<int>(m_blockRC.size());
-  auto findBlock = [&](int j, int k) {  // j > k, positions
-    for (const auto& [r, id] : colRows[size_t(k)])
-      if (r == j) return id;
-    return -1;
+  // block id of (j, k), j > k positions (constant time: a column of a hub's clique holds
+  // hundreds of blocks, and the update lists below look up every pair of them)
+  std::unordered_map<std::uint64_t, int> blockOf;
+  blockOf.reserve(m_blockRC.size());
+  for (size_t id = 0; id < m_blockRC.size(); ++id)
+    blockOf.emplace(std::uint64_t(std::uint32_t(m_blockRC[id].first)) << 32 | std::uint32_t(m_blockRC[id].second), int(id));
+  auto findBlock = [&](int j, int k) {
+    const auto it = blockOf.find(std::uint64_t(std::uint32_t(j)) << 32 | std::uint32_t(k));
+    return it == blockOf.end() ? -1 : it->second;
   };
 
   // input edges -> stored blocks
@@ -118,6 +131,9 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
   //   A_jl -= L_jk A_lk^T   (A_jj -= L_jk A_jk^T on the diagonal)
   m_updStart.assign(size_t(n) + 1, 0);
   m_updates.clear();
+  size_t total = 0;
+  for (int k = 0; k < n; ++k) total += colRows[size_t(k)].size() * (colRows[size_t(k)].size() + 1) / 2;
+  m_updates.reserve(total);
   for (int k = 0; k < n; ++k) {
     m_updStart[size_t(k)] = static_cast<int>(m_updates.size());
     const auto& cr = colRows[size_t(k)];

@@ -41,7 +41,8 @@ struct SolveReport {
 
 // Which constraints are involved in a rank deficiency, and which cannot be met together.
 struct ConflictReport {
-  int rank = 0;
+  int rank = 0;                  // of the analysed rows
+  int unanalysedRows = 0;        // rows in groups larger than kRankAnalysisLimit (not analysed)
   std::vector<int> redundant;    // constraint indices whose rows are linearly dependent
   std::vector<int> conflicting;  // constraint indices whose equations are left unsatisfied
 };
@@ -74,6 +75,10 @@ class ConstraintSystem {
   static constexpr double kRankTolerance = 1e-10;
   // Largest system auto hands to the dense SVD when M is singular.
   static constexpr int kDenseLimit = 600;
+  // conflicts(): a group of constraints joined through shared bodies is analysed by a full SVD
+  // up to this many rows (1 500: about 3 s and 60 MB); larger singular groups are reported as not
+  // analysed. Groups the fast paths factor are never analysed: they have full rank.
+  static constexpr int kRankAnalysisLimit = 1500;
 
   void reset(const Model& model);
 

@@ -203,6 +203,7 @@ CheckReport checkScene(const Scene& scene) {
   r.cols = sys.report().cols;
   const ConflictReport c = sys.conflicts();
   r.rank = c.rank;
+  r.unanalysedRows = c.unanalysedRows;
   r.residual = sys.report().residual;
   const Settings& st = model->settings;
   r.solver = std::string(toString(st.solver)) + ": ";
@@ -240,7 +241,11 @@ std::string formatCheck(const CheckReport& r) {
   o << "scene ok: " << r.bodies << " bodies, " << r.constraints << " constraints (" << r.activeConstraints
     << " active at t = 0)\n";
   o << "constraint system: " << r.rows << " x " << r.cols << ", rank " << r.rank;
-  if (r.rank < r.rows) o << " (rank-deficient by " << r.rows - r.rank << ")";
+  if (r.unanalysedRows > 0)
+    o << " of the " << r.rows - r.unanalysedRows << " rows analysed (" << r.unanalysedRows
+      << " rows are in groups of joined constraints larger than the " << ConstraintSystem::kRankAnalysisLimit
+      << " the rank analysis takes; the solver found M singular there)";
+  else if (r.rank < r.rows) o << " (rank-deficient by " << r.rows - r.rank << ")";
   o << "\nresidual |M Fc + B|: " << r.residual << "\n";
   o << "solver: " << r.solver << "\n";
   auto list = [&](const char* what, const std::vector<std::string>& v) {

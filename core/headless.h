@@ -63,6 +63,7 @@ std::string formatSummary(const RunSummary& s);
 struct CheckReport {
   int bodies = 0, constraints = 0, activeConstraints = 0;
   int rows = 0, cols = 0, rank = 0;
+  int unanalysedRows = 0;                  // rows the rank analysis left out (too large a singular group)
   double residual = 0.0;
   std::string solver;                      // the solver path and why
   std::vector<std::string> redundant;      // constraint names

@@ -1,6 +1,7 @@
 #include "core/validate.h"
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/body.h"
@@ -365,6 +366,34 @@ std::vector<ParamSpec> settableParams(ForceKind kind) {
   return {};
 }
 
+namespace {
+
+// Limits::kMaxConstraintsPerBody: counts every constraint (a disabled one can be enabled by an
+// event) on each moving body.
+void checkConstraintsPerBody(const Scene& s) {
+  std::map<std::string, int> count;
+  for (const ConstraintDef& c : s.constraints) {
+    std::set<std::string> on;
+    for (const PointRef* r : {&c.a, &c.b})
+      if (r->kind == PointRef::Kind::BodyPoint || r->kind == PointRef::Kind::BodyLocal) on.insert(r->body);
+    for (const std::string* b : {&c.bodyA, &c.bodyB})
+      if (!b->empty()) on.insert(*b);
+    for (const std::string& b : on) ++count[b];
+  }
+  for (size_t i = 0; i < s.bodies.size(); ++i) {
+    const BodyDef& b = s.bodies[i];
+    const auto it = count.find(b.name);
+    if (b.fixed || it == count.end() || it->second <= Limits::kMaxConstraintsPerBody) continue;
+    fail(idx("bodies", i), "body \"" + b.name + "\" is joined by " + std::to_string(it->second) +
+                               " constraints, more than the " + std::to_string(Limits::kMaxConstraintsPerBody) +
+                               " one moving body may take: constraints that share a body couple pairwise, so the "
+                               "solver's work grows with the cube of their number; join the parts through "
+                               "intermediate bodies, or make the body fixed");
+  }
+}
+
+}  // namespace
+
 void checkStepCount(double duration, double dt, const std::string& where) {
   const double steps = duration / dt;
   if (steps <= Limits::kMaxSteps) return;
@@ -395,6 +424,7 @@ void validateScene(const Scene& s) {
 
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));
+  checkConstraintsPerBody(s);
   for (size_t i = 0; i < s.paths.size(); ++i) validatePath(s.paths[i], idx("paths", i));
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
   for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s.constraints[i], names, idx("constraints", i));

@@ -271,6 +271,24 @@ TEST(SceneIo, AbsurdValuesAreRefusedWithTheirRange) {
   expectMessages(cases);
 }
 
+// A body joined by more constraints than the solver can take in reasonable time (validate.h).
+TEST(SceneIo, AHubWithTooManyConstraintsIsRefusedWithTheReason) {
+  Scene s = sceneFromJson(kBase);
+  s.constraints.clear();
+  for (int i = 0; i < 401; ++i) {
+    ConstraintDef c;
+    c.name = "c" + std::to_string(i);
+    c.kind = ConstraintKind::PointToNail;
+    c.a.body = "ball";
+    c.nail = "n1";
+    s.constraints.push_back(c);
+  }
+  EXPECT_NE(errorOf(sceneToJson(s)).find("bodies[1]: body \"ball\" is joined by 401 constraints, more than the 400 one "
+                                         "moving body may take"), std::string::npos) << errorOf(sceneToJson(s));
+  s.constraints.pop_back();
+  EXPECT_EQ(errorOf(sceneToJson(s)), "(no error)");
+}
+
 // Saving as a careful editor does: symlinks followed, mode kept, hard links kept.
 TEST(SceneIo, SaveKeepsSymlinksModeAndHardLinks) {
   namespace fs = std::filesystem;
