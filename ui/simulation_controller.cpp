@@ -117,7 +117,18 @@ bool SimulationController::nextFrame(bool loop) {
   }
   const double target = (std::floor(t / m_frame + 1e-9) + 1.0) * m_frame;
   const Clock::time_point start = Clock::now();
-  const core::AdvanceResult r = m_sim->advanceTo(target);
+  core::AdvanceResult r;
+  try {
+    r = m_sim->advanceTo(target);
+  } catch (const std::bad_alloc&) {
+    // the solver thread must not take the app (and the user's unsaved work) down with it
+    r.ok = false;
+    r.message = "out of memory while simulating: the model needs more memory than this machine can give "
+                "(fewer constraints on one body, or a smaller model); the scene is unchanged, save your work";
+  } catch (const std::exception& e) {
+    r.ok = false;
+    r.message = std::string("the simulation failed: ") + e.what();
+  }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   m_steps += r.steps;
   if (wall > 0 && r.steps > 0) {
