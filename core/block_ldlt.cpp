@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
-#include <unordered_map>
-#include <cstdint>
 
 namespace tether::core {
 
@@ -108,15 +106,13 @@ void BlockLdlt::analyze(int n, const std::vector<std::pair<int, int>>& edges) {
     }
   }
   m_colStart[size_t(n)] = static_cast<int>(m_blockRC.size());
-  // block id of (j, k), j > k positions (constant time: a column of a hub's clique holds
-  // hundreds of blocks, and the update lists below look up every pair of them)
-  std::unordered_map<std::uint64_t, int> blockOf;
-  blockOf.reserve(m_blockRC.size());
-  for (size_t id = 0; id < m_blockRC.size(); ++id)
-    blockOf.emplace(std::uint64_t(std::uint32_t(m_blockRC[id].first)) << 32 | std::uint32_t(m_blockRC[id].second), int(id));
+  // block id of (j, k), j > k positions: a binary search, as a column's rows are sorted (a
+  // column of a hub's clique holds hundreds of blocks, and the update lists below look up
+  // every pair of them)
   auto findBlock = [&](int j, int k) {
-    const auto it = blockOf.find(std::uint64_t(std::uint32_t(j)) << 32 | std::uint32_t(k));
-    return it == blockOf.end() ? -1 : it->second;
+    const auto& col = colRows[size_t(k)];
+    const auto it = std::lower_bound(col.begin(), col.end(), j, [](const std::pair<int, int>& e, int r) { return e.first < r; });
+    return it != col.end() && it->first == j ? it->second : -1;
   };
 
   // input edges -> stored blocks

@@ -3,12 +3,24 @@
 # compile, check, a few steps of each integrator and solver) with libFuzzer under AddressSanitizer
 # and UBSan.
 #   bash scripts/fuzz.sh [seconds=600] [workers=nproc]
+#   bash scripts/fuzz.sh coverage     line coverage of core/ reached by the corpus so far (llvm-cov)
 # Corpus: build/fuzz/corpus (seeded from resources/examples and tests/data/fuzz-regressions,
 # kept between runs); crashers, timeouts and out-of-memory inputs: build/fuzz/findings/. Turn each
 # finding into a regression case: fix it, then copy the file to tests/data/fuzz-regressions/
 # (the normal suite loads every file there: tests/core/fuzz_regression_test.cpp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = coverage ]; then
+  bash scripts/deps.sh fuzz
+  bash scripts/build.sh fuzz-coverage --target scene_fuzzer
+  out=build/fuzz-coverage
+  rm -f "$out"/*.profraw
+  LLVM_PROFILE_FILE="$out/run-%p.profraw" "$out/tests/fuzz/scene_fuzzer" -runs=0 build/fuzz/corpus >/dev/null 2>&1
+  llvm-profdata merge -sparse "$out"/*.profraw -o "$out/corpus.profdata"
+  llvm-cov report "$out/tests/fuzz/scene_fuzzer" -instr-profile="$out/corpus.profdata" \
+    -ignore-filename-regex='(/usr/|tests/)' | tail -n 40
+  exit 0
+fi
 seconds="${1:-600}"
 workers="${2:-$(nproc)}"
 bash scripts/deps.sh fuzz

@@ -1,6 +1,7 @@
 #include "ui/document.h"
 
 #include <QFileInfo>
+#include <new>
 #include <set>
 
 #include "core/scene_io.h"
@@ -78,6 +79,10 @@ bool Document::load(const QString& path, QString& error) {
   core::Scene s;
   try {
     s = core::loadScene(path.toStdString());
+  } catch (const std::bad_alloc&) {
+    error = path + ": out of memory while reading the scene: it needs more memory than this machine can give "
+                   "(the open document is unchanged)";
+    return false;
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
