@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <new>
+#include <set>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -34,7 +35,16 @@ namespace {
 constexpr int kOk = 0, kBadInput = 2, kDiverged = 3, kOutputFailed = 4, kOutOfMemory = 5, kInterrupted = 130;
 
 std::atomic<bool> g_interrupt{false};
+// The first Ctrl+C asks the run to end after the step under way (with the CSV and summary);
+// SA_RESETHAND makes a second one end the process at once, for a step that takes too long.
 extern "C" void onInterrupt(int) { g_interrupt = true; }
+void catchInterrupt() {
+  struct sigaction sa{};
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+}
 
 // The progress line of `run` on a terminal: simulated time, speed against real time, ETA;
 // redrawn at most 4 times a second. Returns false once Ctrl+C was pressed.
@@ -45,13 +55,13 @@ class Progress {
     if (g_interrupt) return false;
     if (!m_show) return true;
     const auto now = std::chrono::steady_clock::now();
-    if (now - m_last < std::chrono::milliseconds(250) && t < until) return true;
+    if (m_drawn && now - m_last < std::chrono::milliseconds(250) && t < until) return true;
     m_last = now;
     const double wall = std::chrono::duration<double>(now - m_start).count();
     const double rate = wall > 0.0 ? t / wall : 0.0;
     char eta[32] = "?";
     if (rate > 0.0) std::snprintf(eta, sizeof eta, "%.0f s", (until - t) / rate);
-    std::fprintf(stderr, "\r  t = %.4g / %.4g s  (%.3g x real time, ETA %s)   ", t, until, rate, eta);
+    std::fprintf(stderr, "\r  t = %.4g / %.4g s  (%.3g x real time, ETA %s; Ctrl+C ends it)   ", t, until, rate, eta);
     std::fflush(stderr);
     m_drawn = true;
     return true;
@@ -83,6 +93,8 @@ int usage(const std::string& msg = "") {
 }
 
 bool parseNumber(const char* s, double& out) {
+  // decimal only (strtod also reads "0x10", "inf", "nan")
+  if (std::strspn(s, "0123456789.eE+-") != std::strlen(s)) return false;
   char* end = nullptr;
   out = std::strtod(s, &end);
   return end != s && *end == '\0' && std::isfinite(out);
@@ -140,6 +152,15 @@ int main(int argc, char** argv) {
       quiet = true;
       continue;
     }
+    static const std::set<std::string> kCommon{"--dt", "--integrator", "--solver", "--stabilization", "--projection",
+                                               "--projection-tolerance", "--max-substeps"};
+    static const std::set<std::string> kRun{"--until", "--csv", "--every"};
+    static const std::set<std::string> kBench{"--chain", "--star", "--ring", "--tree", "--seconds", "--repeats"};
+    const bool known = kCommon.count(a) || (cmd == "run" && kRun.count(a)) || (cmd == "bench" && kBench.count(a));
+    if (!known) {
+      if (a.rfind("-", 0) == 0) return usage("unknown option \"" + a + "\" for " + cmd);
+      return usage("unexpected argument \"" + a + "\" (one scene per command; options start with --)");
+    }
     const char* v = i + 1 < argc ? argv[++i] : nullptr;
     if (!v) return usage("option " + a + " needs a value");
     double x = 0;
@@ -168,10 +189,12 @@ int main(int argc, char** argv) {
       if (!parseCount(v, n) || n > 4096) return usage("--max-substeps: must be a whole number in 1..4096");
       ov.maxSubsteps = n;
     } else if (isRun && a == "--until") {
-      if (!parseNumber(v, x) || !(x >= Limits::kMinTime && x <= Limits::kMaxTime))
+      if (!parseNumber(v, x)) return usage("--until: must be a number (s)");
+      if (!(x >= Limits::kMinTime && x <= Limits::kMaxTime))
         return usage("--until: must be a number between 1e-9 and 1e9 (s): a shorter run would take no step");
       opt.until = x;
     } else if (isRun && a == "--csv") {
+      if (!*v) return usage("--csv: needs a file name");
       csvPath = v;
     } else if (isRun && a == "--every") {
       if (!parseCount(v, opt.every)) return usage("--every: must be a whole number >= 1");
@@ -255,7 +278,7 @@ int main(int argc, char** argv) {
     }
     Progress progress(!quiet && isatty(STDERR_FILENO));
     opt.progress = [&](double t, double until) { return progress(t, until); };
-    std::signal(SIGINT, onInterrupt);
+    catchInterrupt();
     const RunSummary s = runScene(scene, opt);
     std::signal(SIGINT, SIG_DFL);
     progress.finish();

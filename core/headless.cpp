@@ -66,19 +66,21 @@ double RunSummary::maxDeviationAfterAssembly() const {
 RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   Scene scene = sceneIn;
   opt.overrides.applyTo(scene.settings);
-  auto model = std::make_shared<const Model>(compile(scene));  // validates the overridden settings too
-  const double until = opt.until.value_or(scene.settings.duration);
-  const double dt = scene.settings.dt;
-  const int every = std::max(1, opt.every);
   if (opt.until) {
+    const double until = *opt.until;
     if (!(until >= Limits::kMinTime && until <= Limits::kMaxTime)) {
       std::ostringstream m;
       m << "until: must be between " << Limits::kMinTime << " and " << Limits::kMaxTime << " s (is " << until
         << "): a shorter run would take no step";
       throw SceneError(m.str());
     }
-    checkStepCount(until, dt, "until");
+    checkStepCount(until, scene.settings.dt, "until");
+    scene.settings.duration = until;  // this run's length: the file's duration does not apply
   }
+  auto model = std::make_shared<const Model>(compile(scene));  // validates the overridden settings too
+  const double until = scene.settings.duration;
+  const double dt = scene.settings.dt;
+  const int every = std::max(1, opt.every);
 
   Simulation sim(model);
   RunSummary out;
@@ -115,6 +117,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   if (opt.csv) {
     *opt.csv << "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
     writeCsvRows(*opt.csv, *model, sim.state());
+    opt.csv->flush();  // on the disk before the first (maybe long) step
   }
   observe();
   // output steps: the last one ends at until exactly (at least one: validation keeps until/dt
@@ -127,7 +130,11 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     return true;
   };
   csvFailed();  // the header and the rows at t = 0
-  for (long k = 1; k <= frames && !out.outputFailed; ++k) {
+  if (opt.progress && !opt.progress(sim.state().t, until)) {
+    out.interrupted = true;
+    out.message = "interrupted at t = 0 s";
+  }
+  for (long k = 1; k <= frames && !out.outputFailed && !out.interrupted; ++k) {
     const double t = std::min(until, static_cast<double>(k) * dt);
     const AdvanceResult r = sim.advanceTo(t);
     out.steps += r.steps;

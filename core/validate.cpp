@@ -40,7 +40,10 @@ void bounded(const Vec3& v, double max, const std::string& where, const char* un
 }
 void bounded(double v, double max, const std::string& where, const char* unit) { inRange(v, -max, max, where, unit); }
 
+// a direction: not the zero vector, and components within 1e9 (its norm must not overflow, or
+// the normalized direction would be 0 and the constraint silently do nothing)
 void nonZero(const Vec3& v, const std::string& where) {
+  bounded(v, Limits::kMaxCoordinate, where, "");
   if (!(v.norm() > 1e-12)) fail(where, "must not be the zero vector");
 }
 
@@ -193,8 +196,9 @@ void validateForce(const ForceDef& f, const Names& names, const std::string& w) 
   bounded(f.linear, L::kMaxCoefficient, w + ".linear", "N s/m");
   bounded(f.angular, L::kMaxCoefficient, w + ".angular", "N m s/rad");
   bounded(f.vector, L::kMaxCoefficient, w + (f.kind == ForceKind::ConstantTorque ? ".torque" : ".force"), "");
-  if (f.a.kind == PointRef::Kind::BodyLocal) bounded(f.a.local, L::kMaxCoordinate, w + ".a", "m");
-  if (f.b.kind == PointRef::Kind::BodyLocal) bounded(f.b.local, L::kMaxCoordinate, w + ".b", "m");
+  const bool onePoint = f.kind == ForceKind::ConstantForce;  // its key is "point"
+  if (f.a.kind == PointRef::Kind::BodyLocal) bounded(f.a.local, L::kMaxCoordinate, w + (onePoint ? ".point" : ".a") + ".local", "m");
+  if (f.b.kind == PointRef::Kind::BodyLocal) bounded(f.b.local, L::kMaxCoordinate, w + ".b.local", "m");
   switch (f.kind) {
     case ForceKind::Spring:
       names.point(f.a, w + ".a");
@@ -236,8 +240,10 @@ void validateConstraint(const ConstraintDef& c, const Names& names, const std::s
   using L = Limits;
   if (c.tau) positiveIn(*c.tau, L::kMinTime, L::kMaxTime, w + ".tau", "s");
   bounded(c.origin, L::kMaxCoordinate, w + ".origin", "m");
-  if (c.a.kind == PointRef::Kind::BodyLocal) bounded(c.a.local, L::kMaxCoordinate, w + ".a", "m");
-  if (c.b.kind == PointRef::Kind::BodyLocal) bounded(c.b.local, L::kMaxCoordinate, w + ".b", "m");
+  // (point-to-point and distance name their points a and b; the others, point)
+  const bool twoPoints = c.kind == ConstraintKind::PointToPoint || c.kind == ConstraintKind::Distance;
+  if (c.a.kind == PointRef::Kind::BodyLocal) bounded(c.a.local, L::kMaxCoordinate, w + (twoPoints ? ".a" : ".point") + ".local", "m");
+  if (c.b.kind == PointRef::Kind::BodyLocal) bounded(c.b.local, L::kMaxCoordinate, w + ".b.local", "m");
   switch (c.kind) {
     case ConstraintKind::PointToNail:
     case ConstraintKind::ScalarPointToNail:
@@ -306,6 +312,8 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
     if (e.action == EventAction::Set) {
       if (e.param != "acceleration") fail(w + ".param", "gravity has one parameter: \"acceleration\"");
       checkValue(3);
+      for (size_t i = 0; i < 3; ++i)
+        bounded(e.value[i], Limits::kMaxAcceleration, w + ".value[" + std::to_string(i) + "]", "m/s^2");
     }
     return;
   }
@@ -425,6 +433,7 @@ void validateScene(const Scene& s) {
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));
   checkConstraintsPerBody(s);
+  for (size_t i = 0; i < s.nails.size(); ++i) bounded(s.nails[i].position, L::kMaxCoordinate, idx("nails", i) + ".position", "m");
   for (size_t i = 0; i < s.paths.size(); ++i) validatePath(s.paths[i], idx("paths", i));
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
   for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s.constraints[i], names, idx("constraints", i));

@@ -143,6 +143,13 @@ TEST(Cli, RunsThatWouldTakeNoStepOrForeverAreRefused) {
   expectExit("run " + pendulum + " --until 1e6", 2, "until: 1e+06 s at dt = 0.001 s is 1e+09 steps, more than the 1e+08 one run may take");
   expectExit("run " + pendulum + " --dt 1e-300", 2, "--dt: must be a number between 1e-9 and 10 (s)");
   expectExit("check /dev/zero", 2, "/dev/zero: not valid JSON at line 1, column 1: a NUL byte");
+  expectExit("run " + pendulum + " --until nan", 2, "--until: must be a number (s)");
+  expectExit("run " + pendulum + " --until 0x10", 2, "--until: must be a number (s)");
+  expectExit("run " + pendulum + " --csv ''", 2, "--csv: needs a file name");
+  expectExit("run " + pendulum + " --quiet 1", 2, "unexpected argument \"1\"");
+  expectExit("run " + pendulum + " --foo", 2, "unknown option \"--foo\" for run");
+  // --until is the run's length: the file's duration / dt (10 s / 1e-8 s) does not apply
+  expectExit("run " + pendulum + " --dt 1e-8 --until 1e-5 --quiet", 0, "steps: 1000 ");
   // rk45 on a model too stiff for it (damping 1e11 1/s on 3.6e-13 kg links) would take 10^9
   // steps per output step: it stops and says so (it ran for ever before)
   expectExit("run " + std::string(TETHER_TEST_DATA_DIR) + "/fuzz-regressions/torus_density_1e-9.json --until 1 --integrator rk45",

@@ -267,6 +267,14 @@ TEST(SceneIo, AbsurdValuesAreRefusedWithTheirRange) {
        "settings.duration: must be between 1e-09 and 1e+09 s (is 1e+300)"},
       {"gravity of a neutron star", replaced("\"dt\": 0.001", "\"dt\": 0.001, \"gravity\": [0, 0, -1e12]"),
        "settings.gravity[2]: must be between -1e+06 and 1e+06 m/s^2 (is -1e+12)"},
+      {"nail far away", replaced("\"position\": [0, 0, 0]}]", "\"position\": [1e15, 0, 0]}]"),
+       "nails[0].position[0]: must be between -1e+09 and 1e+09 m (is 1e+15)"},
+      {"direction whose norm overflows", replaced("{\"name\": \"c1\", \"type\": \"point_to_nail\", \"point\": \"rod1.end1\", \"nail\": \"n1\"}", "{\"name\": \"c1\", \"type\": \"point_on_line\", \"point\": \"rod1.end1\", \"origin\": [0, 0, 0], \"direction\": [1e200, 1e200, 0]}"),
+       "constraints[0].direction[0]: must be between -1e+09 and 1e+09 (is 1e+200)"},
+      {"local point far out, named as in the file", replaced("\"point\": \"rod1.end1\"", "\"point\": {\"body\": \"rod1\", \"local\": [0, 0, 1e300]}"),
+       "constraints[0].point.local[2]: must be between -1e+09 and 1e+09 m (is 1e+300)"},
+      {"gravity set by an event", replaced("\"nails\"", "\"events\": [{\"time\": 1, \"action\": \"set\", \"target\": \"gravity\", \"param\": \"acceleration\", \"value\": [0, 0, -2e6]}], \"nails\""),
+       "events[0].value[2]: must be between -1e+06 and 1e+06 m/s^2 (is -2e+06)"},
   };
   expectMessages(cases);
 }
