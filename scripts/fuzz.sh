@@ -4,7 +4,7 @@
 # and UBSan.
 #   bash scripts/fuzz.sh [seconds=600] [workers=nproc]
 #   bash scripts/fuzz.sh coverage     line coverage of core/ reached by the corpus so far (llvm-cov)
-# Corpus: build/fuzz/corpus (seeded from resources/examples and tests/data/fuzz-regressions,
+# Corpus: build/fuzz/corpus (seeded from resources/examples, tests/fuzz/seeds and tests/data/fuzz-regressions,
 # kept between runs); crashers, timeouts and out-of-memory inputs: build/fuzz/findings/. Turn each
 # finding into a regression case: fix it, then copy the file to tests/data/fuzz-regressions/
 # (the normal suite loads every file there: tests/core/fuzz_regression_test.cpp).
@@ -27,7 +27,9 @@ bash scripts/deps.sh fuzz
 bash scripts/build.sh fuzz --target scene_fuzzer
 out=build/fuzz
 mkdir -p "$out/corpus" "$out/findings"
-cp -n resources/examples/*.json tests/data/fuzz-regressions/* "$out/corpus/" 2>/dev/null || true
+# seeds: the examples, scenes from the robustness corpus that between them hold every shape,
+# constraint type, force, path kind and event action (tests/fuzz/seeds/), and the findings so far
+cp -n resources/examples/*.json tests/fuzz/seeds/*.json tests/data/fuzz-regressions/* "$out/corpus/" 2>/dev/null || true
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # -timeout: one input may take at most 20 s (a hang is a finding); -rss_limit_mb: a scene that
