@@ -129,11 +129,15 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     out.message = "writing the CSV failed at t = " + std::to_string(sim.state().t) + " s (disk full?)";
     return true;
   };
-  csvFailed();  // the header and the rows at t = 0
-  if (opt.progress && !opt.progress(sim.state().t, until)) {
+  // the caller's progress report, which may ask to stop (Ctrl+C)
+  auto stopAsked = [&]() {
+    if (!opt.progress || opt.progress(sim.state().t, until)) return false;
     out.interrupted = true;
-    out.message = "interrupted at t = 0 s";
-  }
+    out.message = "interrupted at t = " + std::to_string(sim.state().t) + " s";
+    return true;
+  };
+  csvFailed();  // the header and the rows at t = 0
+  stopAsked();
   for (long k = 1; k <= frames && !out.outputFailed && !out.interrupted; ++k) {
     const double t = std::min(until, static_cast<double>(k) * dt);
     const AdvanceResult r = sim.advanceTo(t);
@@ -148,11 +152,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       writeCsvRows(*opt.csv, *model, sim.state());
       if (csvFailed()) break;
     }
-    if (opt.progress && !opt.progress(sim.state().t, until)) {
-      out.interrupted = true;
-      out.message = "interrupted at t = " + std::to_string(sim.state().t) + " s";
-      break;
-    }
+    if (stopAsked()) break;
   }
   out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.finalTime = sim.state().t;
