@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
       ov.projectionTolerance = x;
     } else if (a == "--max-substeps") {
       int n = 0;
-      if (!parseCount(v, n) || n > 4096) return usage("--max-substeps: must be a whole number in 1..4096");
+      if (!parseCount(v, n) || n > Limits::kMaxSubsteps) return usage("--max-substeps: must be a whole number in 1..4096");
       ov.maxSubsteps = n;
     } else if (isRun && a == "--until") {
       if (!parseNumber(v, x)) return usage("--until: must be a number (s)");

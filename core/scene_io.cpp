@@ -523,8 +523,8 @@ Settings readSettings(const json& v, const std::string& where) {
   s.dt = o.number("dt", s.dt);
   s.integrator = enumFrom(o.string("integrator", toString(s.integrator)), kIntegrators, o.at("integrator"));
   s.solver = enumFrom(o.string("solver", toString(s.solver)), kSolvers, o.at("solver"));
-  if (const json* it = o.get("solver_iterations")) s.solverIterations = wholeNumber(*it, o.at("solver_iterations"), 1, 100000);
-  if (const json* it = o.get("max_substeps")) s.maxSubsteps = wholeNumber(*it, o.at("max_substeps"), 1, 4096);
+  if (const json* it = o.get("solver_iterations")) s.solverIterations = wholeNumber(*it, o.at("solver_iterations"), 1, Limits::kMaxSolverIterations);
+  if (const json* it = o.get("max_substeps")) s.maxSubsteps = wholeNumber(*it, o.at("max_substeps"), 1, Limits::kMaxSubsteps);
   s.stabilization = enumFrom(o.string("stabilization", toString(s.stabilization)), kStabilizations,
                              o.at("stabilization"));
   s.baumgarteAlpha = o.number("baumgarte_alpha", s.baumgarteAlpha);

@@ -423,12 +423,12 @@ void validateScene(const Scene& s) {
   if (st.assemblyTime) inRange(*st.assemblyTime, 0.0, L::kMaxTime, "settings.assembly_time", "s");
   if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
   bounded(st.gravity, L::kMaxAcceleration, "settings.gravity", "m/s^2");
-  bounded(st.baumgarteAlpha, 1e6, "settings.baumgarte_alpha", "1/s");
-  bounded(st.baumgarteBeta, 1e6, "settings.baumgarte_beta", "1/s");
-  if (st.solverIterations < 1 || st.solverIterations > 100000) fail("settings.solver_iterations", "must be in 1..100000");
-  if (st.maxSubsteps < 1 || st.maxSubsteps > 4096) fail("settings.max_substeps", "must be in 1..4096");
-  if (!(st.baumgarteAlpha >= 0.0)) fail("settings.baumgarte_alpha", "must be >= 0");
-  if (!(st.baumgarteBeta >= 0.0)) fail("settings.baumgarte_beta", "must be >= 0");
+  inRange(st.baumgarteAlpha, 0.0, L::kMaxBaumgarte, "settings.baumgarte_alpha", "1/s");
+  inRange(st.baumgarteBeta, 0.0, L::kMaxBaumgarte, "settings.baumgarte_beta", "1/s");
+  if (st.solverIterations < 1 || st.solverIterations > L::kMaxSolverIterations)
+    fail("settings.solver_iterations", "must be in 1.." + std::to_string(L::kMaxSolverIterations));
+  if (st.maxSubsteps < 1 || st.maxSubsteps > L::kMaxSubsteps)
+    fail("settings.max_substeps", "must be in 1.." + std::to_string(L::kMaxSubsteps));
 
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));

@@ -30,6 +30,9 @@ struct Limits {
   static constexpr double kMinTolerance = 1e-14;                     // rk45 (relative): below, rounding
   static constexpr double kMinProjectionTolerance = 1e-12;           // m
   static constexpr double kMaxSteps = 1e8;                           // duration / dt of one run
+  static constexpr double kMaxBaumgarte = 1e6;                       // 1/s: alpha, beta
+  static constexpr int kMaxSolverIterations = 100000;                // sequential impulses' sweeps
+  static constexpr int kMaxSubsteps = 4096;
   // Constraints on one moving body. They all share it, so their rows of the constraint matrix M
   // couple pairwise: n constraints make a dense n x n block whose factorization takes ~n^3/6
   // block updates every force evaluation (400: 1e7, 0.1 s and 220 MB; 800: 19 s to set up and
