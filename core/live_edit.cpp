@@ -73,8 +73,10 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
   // constraints: warm start and assembled flags by name, when the definition is unchanged
   for (size_t c = 0; c < newModel.constraints.size(); ++c) {
     const std::string& name = newModel.constraintNames[c];
-    const int j = oldModel.findConstraint(name);
-    if (j < 0) continue;
+    const int first = oldModel.findConstraint(name);
+    if (first < 0) continue;
+    // the same part of the same definition (an unchanged definition has the same parts)
+    const int j = first + int(c) - newModel.constraintParts[size_t(newModel.constraintDef[c])].first;
     const ConstraintDef* before = findConstraintDef(oldScene, name);
     const ConstraintDef* after = findConstraintDef(newScene, name);
     if (!before || !after || !(*before == *after)) continue;

@@ -6,15 +6,7 @@
 
 #include "core/body.h"
 #include "core/constraint.h"
-#include "core/constraints/distance.h"
-#include "core/constraints/orientation.h"
-#include "core/constraints/point_on_line.h"
-#include "core/constraints/point_on_plane.h"
-#include "core/constraints/point_to_nail.h"
-#include "core/constraints/point_to_path.h"
-#include "core/constraints/point_to_point.h"
-#include "core/constraints/scalar_point_to_nail.h"
-#include "core/constraints/sphere_to_sphere.h"
+#include "core/constraint_type.h"
 #include "core/validate.h"
 
 namespace tether::core {
@@ -71,27 +63,22 @@ Anchor resolve(const Scene& s, const Lookup& names, const PointRef& r) {
   return a;
 }
 
-std::shared_ptr<const Constraint> makeConstraint(const Scene& s, const Lookup& names, const ConstraintDef& c) {
-  auto nailPos = [&] { return s.nails[static_cast<size_t>(Lookup::in(names.nails, c.nail))].position; };
-  auto resolve = [&](const PointRef& r) { return tether::core::resolve(s, names, r); };
-  auto body = [&](const std::string& name) { return Lookup::in(names.bodies, name); };
-  switch (c.kind) {
-    case ConstraintKind::PointToNail: return std::make_shared<PointToNail>(resolve(c.a), nailPos());
-    case ConstraintKind::ScalarPointToNail: return std::make_shared<ScalarPointToNail>(resolve(c.a), nailPos());
-    case ConstraintKind::PointToPoint: return std::make_shared<PointToPoint>(resolve(c.a), resolve(c.b));
-    case ConstraintKind::PointToPath: return std::make_shared<PointToPath>(resolve(c.a), Lookup::in(names.paths, c.path));
-    case ConstraintKind::Distance: return std::make_shared<Distance>(resolve(c.a), resolve(c.b), c.length);
-    case ConstraintKind::Orientation:
-      return std::make_shared<Orientation>(body(c.bodyA), c.axis, c.direction);
-    case ConstraintKind::PointOnLine: return std::make_shared<PointOnLine>(resolve(c.a), c.origin, c.direction);
-    case ConstraintKind::PointOnPlane: return std::make_shared<PointOnPlane>(resolve(c.a), c.origin, c.normal);
-    case ConstraintKind::SphereToSphere: {
-      const int a = body(c.bodyA), b = body(c.bodyB);
-      return std::make_shared<SphereToSphere>(a, b, s.bodies[size_t(a)].radius + s.bodies[size_t(b)].radius);
-    }
+// Names to indices for the constraint types' compile (core/constraint_type.h).
+class Resolver final : public ConstraintResolver {
+ public:
+  Resolver(const Scene& s, const Lookup& names) : m_scene(s), m_names(names) {}
+  Anchor point(const PointRef& r) const override { return resolve(m_scene, m_names, r); }
+  int body(const std::string& name) const override { return Lookup::in(m_names.bodies, name); }
+  const BodyDef& bodyDef(const std::string& name) const override { return m_scene.bodies[size_t(body(name))]; }
+  Vec3 nail(const std::string& name) const override {
+    return m_scene.nails[size_t(Lookup::in(m_names.nails, name))].position;
   }
-  return nullptr;
-}
+  int path(const std::string& name) const override { return Lookup::in(m_names.paths, name); }
+
+ private:
+  const Scene& m_scene;
+  const Lookup& m_names;
+};
 
 ForceParams forceParams(const ForceDef& f) {
   ForceParams p;
@@ -153,11 +140,18 @@ Model compile(const Scene& s) {
     p.forceEnabled.push_back(f.enabled ? 1 : 0);
     p.force.push_back(forceParams(f));
   }
-  for (const ConstraintDef& c : s.constraints) {
-    m.constraints.push_back(makeConstraint(s, names, c));
-    m.constraintNames.push_back(c.name);
-    p.constraintEnabled.push_back(c.enabled ? 1 : 0);
-    p.tau.push_back(c.tau.value_or(s.settings.defaultTau));
+  const Resolver resolver(s, names);
+  for (size_t i = 0; i < s.constraints.size(); ++i) {
+    const ConstraintDef& c = s.constraints[i];
+    const ConstraintParts parts = constraintType(c.kind).compile(c, resolver);
+    m.constraintParts.push_back({static_cast<int>(m.constraints.size()), static_cast<int>(parts.size())});
+    for (const auto& part : parts) {
+      m.constraints.push_back(part);
+      m.constraintNames.push_back(c.name);
+      m.constraintDef.push_back(static_cast<int>(i));
+      p.constraintEnabled.push_back(c.enabled ? 1 : 0);
+      p.tau.push_back(c.tau.value_or(s.settings.defaultTau));
+    }
   }
   for (const EventDef& e : s.events) {
     EventModel em;
@@ -224,10 +218,15 @@ void applyEvent(const Model& model, const EventModel& e, State& st) {
       p.bodyActive[i] = e.action == EventAction::Create ? 1 : 0;
       if (e.action == EventAction::Create) st.bodies[i] = model.bodies[i].initial;
       break;
-    case EventModel::Target::Constraint:
-      if (e.action == EventAction::Set) p.tau[i] = e.value.x();
-      else p.constraintEnabled[i] = e.action == EventAction::Enable;
+    case EventModel::Target::Constraint: {
+      // every part of the definition (e.index) alike
+      const Model::PartRange r = model.constraintParts[i];
+      for (int k = r.first; k < r.first + r.count; ++k) {
+        if (e.action == EventAction::Set) p.tau[size_t(k)] = e.value.x();
+        else p.constraintEnabled[size_t(k)] = e.action == EventAction::Enable;
+      }
       break;
+    }
     case EventModel::Target::Path: {
       // set speed: restart the path's clock from where it is, so the point does not jump
       PathClock& c = p.pathClock[i];

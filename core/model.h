@@ -53,18 +53,27 @@ struct EventModel {
 
 struct Model {
   Settings settings;
-  std::vector<std::string> bodyNames, forceNames, constraintNames;
+  std::vector<std::string> bodyNames, forceNames, constraintNames;  // constraintNames: per part
   std::vector<BodyModel> bodies;
   std::vector<Path> paths;
   std::vector<ForceModel> forces;
+  // Runtime constraints: a scene constraint compiles into one or more parts (a hinge: a point
+  // pair and an axis alignment; core/constraint_type.h). Per part: the definition's name, and
+  // its index in Scene::constraints; per definition: its parts' range. Events switch and set
+  // every part of a definition alike.
   std::vector<std::shared_ptr<const Constraint>> constraints;
+  std::vector<int> constraintDef;
+  struct PartRange {
+    int first = 0, count = 0;
+  };
+  std::vector<PartRange> constraintParts;
   std::vector<EventModel> events;    // sorted by time (stable: file order within a time)
   Params initialParams;
 
   // The state at t = 0, before any event has fired.
   State initialState() const;
   int findBody(const std::string& name) const;
-  int findConstraint(const std::string& name) const;
+  int findConstraint(const std::string& name) const;  // its first part, -1 if none
 };
 
 // Validate and compile. Throws SceneError naming the place of the first problem.

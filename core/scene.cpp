@@ -1,5 +1,7 @@
 #include "core/scene.h"
 
+#include "core/constraint_type.h"
+
 namespace tether::core {
 
 const char* toString(Shape s) {
@@ -32,20 +34,8 @@ const char* toString(ForceKind k) {
   return "?";
 }
 
-const char* toString(ConstraintKind k) {
-  switch (k) {
-    case ConstraintKind::PointToNail: return "point_to_nail";
-    case ConstraintKind::PointToPoint: return "point_to_point";
-    case ConstraintKind::PointToPath: return "point_to_path";
-    case ConstraintKind::Orientation: return "orientation";
-    case ConstraintKind::PointOnLine: return "point_on_line";
-    case ConstraintKind::PointOnPlane: return "point_on_plane";
-    case ConstraintKind::SphereToSphere: return "sphere_to_sphere";
-    case ConstraintKind::Distance: return "distance";
-    case ConstraintKind::ScalarPointToNail: return "scalar_point_to_nail";
-  }
-  return "?";
-}
+// (the file name of the type's row, core/constraint_type.h)
+const char* toString(ConstraintKind k) { return constraintType(k).id; }
 
 const char* toString(EventAction a) {
   switch (a) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/constraint_type.h"
+
 namespace tether::core {
 
 namespace {
@@ -37,22 +39,20 @@ void renameRef(PointRef& r, ObjectKind kind, const std::string& from, const std:
   else r.target = to;
 }
 
-// The point references a constraint actually uses (the others keep their defaults).
-bool usesA(ConstraintKind k) { return k != ConstraintKind::Orientation && k != ConstraintKind::SphereToSphere; }
-bool usesB(ConstraintKind k) { return k == ConstraintKind::PointToPoint || k == ConstraintKind::Distance; }
+// Does a name field of a constraint name objects of this kind?
+bool namesKind(const ConstraintField& f, ObjectKind kind) {
+  return (f.kind == ConstraintField::Kind::Body && kind == ObjectKind::Body) ||
+         (f.kind == ConstraintField::Kind::Nail && kind == ObjectKind::Nail) ||
+         (f.kind == ConstraintField::Kind::Path && kind == ObjectKind::Path);
+}
 
+// Does the constraint refer to the object through any of its type's fields?
 bool constraintUses(const ConstraintDef& c, ObjectKind kind, const std::string& name) {
-  if (usesA(c.kind) && refers(c.a, kind, name)) return true;
-  if (usesB(c.kind) && refers(c.b, kind, name)) return true;
-  switch (kind) {
-    case ObjectKind::Body:
-      return (c.kind == ConstraintKind::Orientation && c.bodyA == name) ||
-             (c.kind == ConstraintKind::SphereToSphere && (c.bodyA == name || c.bodyB == name));
-    case ObjectKind::Nail:
-      return (c.kind == ConstraintKind::PointToNail || c.kind == ConstraintKind::ScalarPointToNail) && c.nail == name;
-    case ObjectKind::Path: return c.kind == ConstraintKind::PointToPath && c.path == name;
-    default: return false;
+  for (const ConstraintField& f : constraintType(c.kind).fields) {
+    if (f.point && refers(c.*f.point, kind, name)) return true;
+    if (f.name && namesKind(f, kind) && c.*f.name == name) return true;
   }
+  return false;
 }
 
 bool forceUses(const ForceDef& f, ObjectKind kind, const std::string& name) {
@@ -78,13 +78,11 @@ bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std:
     case ObjectKind::Constraint: found = renameIn(s.constraints, from, to); break;
   }
   if (!found) return false;
-  for (ConstraintDef& c : s.constraints) {
-    renameRef(c.a, kind, from, to);
-    renameRef(c.b, kind, from, to);
-    if (kind == ObjectKind::Body) rename(c.bodyA, from, to), rename(c.bodyB, from, to);
-    if (kind == ObjectKind::Nail) rename(c.nail, from, to);
-    if (kind == ObjectKind::Path) rename(c.path, from, to);
-  }
+  for (ConstraintDef& c : s.constraints)
+    for (const ConstraintField& f : constraintType(c.kind).fields) {
+      if (f.point) renameRef(c.*f.point, kind, from, to);
+      if (f.name && namesKind(f, kind)) rename(c.*f.name, from, to);
+    }
   for (ForceDef& f : s.forces) {
     renameRef(f.a, kind, from, to);
     renameRef(f.b, kind, from, to);

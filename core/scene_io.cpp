@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/constraint_type.h"
 #include "core/validate.h"
 
 namespace tether::core {
@@ -132,10 +133,6 @@ constexpr Shape kShapes[] = {Shape::Rod, Shape::Sphere, Shape::Torus, Shape::Box
 constexpr PathKind kPathKinds[] = {PathKind::Line, PathKind::Circle, PathKind::Spline};
 constexpr ForceKind kForceKinds[] = {ForceKind::Spring, ForceKind::Damping, ForceKind::TorsionSpring,
                                      ForceKind::ConstantForce, ForceKind::ConstantTorque};
-constexpr ConstraintKind kConstraintKinds[] = {
-    ConstraintKind::PointToNail,  ConstraintKind::PointToPoint,   ConstraintKind::PointToPath,
-    ConstraintKind::Orientation,  ConstraintKind::PointOnLine,    ConstraintKind::PointOnPlane,
-    ConstraintKind::SphereToSphere, ConstraintKind::Distance,     ConstraintKind::ScalarPointToNail};
 constexpr EventAction kActions[] = {EventAction::Enable, EventAction::Disable, EventAction::Create,
                                     EventAction::Remove, EventAction::Set};
 constexpr IntegratorKind kIntegrators[] = {IntegratorKind::RK4, IntegratorKind::RK45,
@@ -398,52 +395,28 @@ ConstraintDef readConstraint(const json& v, const std::string& where) {
   Obj o(v, where);
   ConstraintDef c;
   c.name = o.requiredString("name");
-  c.kind = enumFrom(o.requiredString("type"), kConstraintKinds, o.at("type"));
+  const std::string id = o.requiredString("type");
+  const ConstraintType* type = constraintTypeById(id);
+  if (!type) {
+    std::string options;
+    for (const ConstraintType* t : constraintTypes()) options += std::string(options.empty() ? "" : ", ") + t->id;
+    fail(o.at("type"), "unknown value \"" + id + "\" (expected one of: " + options + ")");
+  }
+  c.kind = type->kind;
   c.enabled = o.boolean("enabled", true);
   if (o.has("tau")) c.tau = o.requiredNumber("tau");
-  auto point = [&](const char* key) {
-    const json* p = o.get(key);
-    if (!p) fail(o.at(key), "is required");
-    return readPointRef(*p, o.at(key));
-  };
-  switch (c.kind) {
-    case ConstraintKind::PointToNail:
-    case ConstraintKind::ScalarPointToNail:
-      c.a = point("point");
-      c.nail = o.requiredString("nail");
-      break;
-    case ConstraintKind::PointToPath:
-      c.a = point("point");
-      c.path = o.requiredString("path");
-      break;
-    case ConstraintKind::PointToPoint:
-      c.a = point("a");
-      c.b = point("b");
-      break;
-    case ConstraintKind::Distance:
-      c.a = point("a");
-      c.b = point("b");
-      c.length = o.requiredNumber("length");
-      break;
-    case ConstraintKind::Orientation:
-      c.bodyA = o.requiredString("body");
-      c.axis = o.requiredVec3("axis");
-      c.direction = o.requiredVec3("direction");
-      break;
-    case ConstraintKind::PointOnLine:
-      c.a = point("point");
-      c.origin = o.requiredVec3("origin");
-      c.direction = o.requiredVec3("direction");
-      break;
-    case ConstraintKind::PointOnPlane:
-      c.a = point("point");
-      c.origin = o.requiredVec3("origin");
-      c.normal = o.requiredVec3("normal");
-      break;
-    case ConstraintKind::SphereToSphere:
-      c.bodyA = o.requiredString("body_a");
-      c.bodyB = o.requiredString("body_b");
-      break;
+  for (const ConstraintField& f : type->fields) {
+    if (f.point) {
+      const json* p = o.get(f.key);
+      if (!p) fail(o.at(f.key), "is required");
+      c.*f.point = readPointRef(*p, o.at(f.key));
+    } else if (f.name) {
+      c.*f.name = o.requiredString(f.key);
+    } else if (f.vector) {
+      c.*f.vector = o.requiredVec3(f.key);
+    } else if (f.number) {
+      c.*f.number = o.requiredNumber(f.key);
+    }
   }
   o.rejectUnknownKeys();
   return c;
@@ -452,24 +425,11 @@ ConstraintDef readConstraint(const json& v, const std::string& where) {
 json writeConstraint(const ConstraintDef& c) {
   json j{{"name", c.name}, {"type", toString(c.kind)}, {"enabled", c.enabled}};
   if (c.tau) j["tau"] = *c.tau;
-  switch (c.kind) {
-    case ConstraintKind::PointToNail:
-    case ConstraintKind::ScalarPointToNail: j["point"] = writePointRef(c.a); j["nail"] = c.nail; break;
-    case ConstraintKind::PointToPath: j["point"] = writePointRef(c.a); j["path"] = c.path; break;
-    case ConstraintKind::PointToPoint: j["a"] = writePointRef(c.a); j["b"] = writePointRef(c.b); break;
-    case ConstraintKind::Distance:
-      j["a"] = writePointRef(c.a); j["b"] = writePointRef(c.b); j["length"] = c.length;
-      break;
-    case ConstraintKind::Orientation:
-      j["body"] = c.bodyA; j["axis"] = vec(c.axis); j["direction"] = vec(c.direction);
-      break;
-    case ConstraintKind::PointOnLine:
-      j["point"] = writePointRef(c.a); j["origin"] = vec(c.origin); j["direction"] = vec(c.direction);
-      break;
-    case ConstraintKind::PointOnPlane:
-      j["point"] = writePointRef(c.a); j["origin"] = vec(c.origin); j["normal"] = vec(c.normal);
-      break;
-    case ConstraintKind::SphereToSphere: j["body_a"] = c.bodyA; j["body_b"] = c.bodyB; break;
+  for (const ConstraintField& f : constraintType(c.kind).fields) {
+    if (f.point) j[f.key] = writePointRef(c.*f.point);
+    else if (f.name) j[f.key] = c.*f.name;
+    else if (f.vector) j[f.key] = vec(c.*f.vector);
+    else if (f.number) j[f.key] = c.*f.number;
   }
   return j;
 }

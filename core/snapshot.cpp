@@ -48,12 +48,11 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
       for (const Keyframe& k : d.keyframes) pg.keyframes.push_back(k.position);
     g->paths.push_back(std::move(pg));
   }
-  for (const ConstraintDef& c : scene.constraints) {
+  for (int d : model.constraintDef) {
+    const ConstraintDef& c = scene.constraints[size_t(d)];
     g->constraintNames.push_back(c.name);
     g->constraintKinds.push_back(c.kind);
-    const Vec3 axis = c.kind == ConstraintKind::PointOnLine ? c.direction
-                      : c.kind == ConstraintKind::PointOnPlane ? c.normal : Vec3::Zero();
-    g->constraintAxes.push_back(axis.norm() > 0 ? Vec3(axis.normalized()) : axis);
+    g->constraintDefs.push_back(c);
   }
   for (const ForceDef& f : scene.forces) {
     g->forceNames.push_back(f.name);

@@ -35,9 +35,10 @@ struct SceneGeometry {
   std::vector<BodyGeometry> bodies;              // Model body order
   std::vector<NailDef> nails;
   std::vector<PathGeometry> paths;               // Model path order
-  std::vector<std::string> constraintNames;      // Model order
+  // per runtime constraint (Model order: a definition's parts each have an entry)
+  std::vector<std::string> constraintNames;
   std::vector<ConstraintKind> constraintKinds;
-  std::vector<Vec3> constraintAxes;              // point-on-line: direction; point-on-plane: normal (unit)
+  std::vector<ConstraintDef> constraintDefs;     // the definition (its type draws guides from it)
   std::vector<std::string> forceNames;
   std::vector<ForceKind> forceKinds;
 };

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/body.h"
+#include "core/constraint_type.h"
 #include "core/scene_io.h"
 
 namespace tether::core {
@@ -236,66 +237,31 @@ void bodyPointOnly(const PointRef& r, const std::string& w) {
     fail(w, "must be a point on a body (use the constraint's nail/path field for the other end)");
 }
 
-void validateConstraint(const ConstraintDef& c, const Names& names, const std::string& w) {
+// Each field by its kind (the type's table row), then the type's own checks.
+void validateConstraint(const Scene& s, const ConstraintDef& c, const Names& names, const std::string& w) {
   using L = Limits;
   if (c.tau) positiveIn(*c.tau, L::kMinTime, L::kMaxTime, w + ".tau", "s");
-  bounded(c.origin, L::kMaxCoordinate, w + ".origin", "m");
-  // (point-to-point and distance name their points a and b; the others, point)
-  const bool twoPoints = c.kind == ConstraintKind::PointToPoint || c.kind == ConstraintKind::Distance;
-  if (c.a.kind == PointRef::Kind::BodyLocal) bounded(c.a.local, L::kMaxCoordinate, w + (twoPoints ? ".a" : ".point") + ".local", "m");
-  if (c.b.kind == PointRef::Kind::BodyLocal) bounded(c.b.local, L::kMaxCoordinate, w + ".b.local", "m");
-  switch (c.kind) {
-    case ConstraintKind::PointToNail:
-    case ConstraintKind::ScalarPointToNail:
-      names.point(c.a, w + ".point");
-      bodyPointOnly(c.a, w + ".point");
-      names.require(c.nail, Kind::Nail, w + ".nail");
-      break;
-    case ConstraintKind::PointToPath:
-      names.point(c.a, w + ".point");
-      bodyPointOnly(c.a, w + ".point");
-      names.require(c.path, Kind::Path, w + ".path");
-      break;
-    case ConstraintKind::PointToPoint:
-    case ConstraintKind::Distance:
-      names.point(c.a, w + ".a");
-      names.point(c.b, w + ".b");
-      if (c.kind == ConstraintKind::PointToPoint) {
-        bodyPointOnly(c.a, w + ".a");
-        bodyPointOnly(c.b, w + ".b");
-        if (c.a.body == c.b.body) fail(w + ".b", "is on the same body as a (\"" + c.a.body + "\")");
-      } else {
-        positiveIn(c.length, L::kMinLength, L::kMaxLength, w + ".length", "m");
-        const bool aOnBody = c.a.kind == PointRef::Kind::BodyPoint || c.a.kind == PointRef::Kind::BodyLocal;
-        const bool bOnBody = c.b.kind == PointRef::Kind::BodyPoint || c.b.kind == PointRef::Kind::BodyLocal;
-        if (!aOnBody && !bOnBody) fail(w, "at least one of a and b must be a point on a body");
-        if (aOnBody && bOnBody && c.a.body == c.b.body) fail(w + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+  const ConstraintType& type = constraintType(c.kind);
+  for (const ConstraintField& f : type.fields) {
+    const std::string at = w + "." + f.key;
+    switch (f.kind) {
+      case ConstraintField::Kind::BodyPoint:
+      case ConstraintField::Kind::AnyPoint: {
+        const PointRef& r = c.*f.point;
+        if (r.kind == PointRef::Kind::BodyLocal) bounded(r.local, L::kMaxCoordinate, at + ".local", "m");
+        names.point(r, at);
+        if (f.kind == ConstraintField::Kind::BodyPoint) bodyPointOnly(r, at);
+        break;
       }
-      break;
-    case ConstraintKind::Orientation:
-      names.body(c.bodyA, w + ".body");
-      nonZero(c.axis, w + ".axis");
-      nonZero(c.direction, w + ".direction");
-      break;
-    case ConstraintKind::PointOnLine:
-      names.point(c.a, w + ".point");
-      bodyPointOnly(c.a, w + ".point");
-      nonZero(c.direction, w + ".direction");
-      break;
-    case ConstraintKind::PointOnPlane:
-      names.point(c.a, w + ".point");
-      bodyPointOnly(c.a, w + ".point");
-      nonZero(c.normal, w + ".normal");
-      break;
-    case ConstraintKind::SphereToSphere: {
-      const BodyDef& a = names.body(c.bodyA, w + ".body_a");
-      const BodyDef& b = names.body(c.bodyB, w + ".body_b");
-      if (a.shape != Shape::Sphere) fail(w + ".body_a", "\"" + a.name + "\" is not a sphere");
-      if (b.shape != Shape::Sphere) fail(w + ".body_b", "\"" + b.name + "\" is not a sphere");
-      if (c.bodyA == c.bodyB) fail(w + ".body_b", "must differ from body_a");
-      break;
+      case ConstraintField::Kind::Nail: names.require(c.*f.name, Kind::Nail, at); break;
+      case ConstraintField::Kind::Path: names.require(c.*f.name, Kind::Path, at); break;
+      case ConstraintField::Kind::Body: names.body(c.*f.name, at); break;
+      case ConstraintField::Kind::Direction: nonZero(c.*f.vector, at); break;
+      case ConstraintField::Kind::Position: bounded(c.*f.vector, L::kMaxCoordinate, at, "m"); break;
+      case ConstraintField::Kind::Length: positiveIn(c.*f.number, L::kMinLength, L::kMaxLength, at, "m"); break;
     }
   }
+  if (type.check) type.check(s, c, w);
 }
 
 void validateEvent(const EventDef& e, const Scene& s, const Names& names, const std::string& w) {
@@ -436,7 +402,7 @@ void validateScene(const Scene& s) {
   for (size_t i = 0; i < s.nails.size(); ++i) bounded(s.nails[i].position, L::kMaxCoordinate, idx("nails", i) + ".position", "m");
   for (size_t i = 0; i < s.paths.size(); ++i) validatePath(s.paths[i], idx("paths", i));
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
-  for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s.constraints[i], names, idx("constraints", i));
+  for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s, s.constraints[i], names, idx("constraints", i));
   for (size_t i = 0; i < s.events.size(); ++i) validateEvent(s.events[i], s, names, idx("events", i));
 }
 

@@ -7,6 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "core/constraint_type.h"
 #include "render/mesh.h"
 
 namespace tether::render {
@@ -449,23 +450,12 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
       if (view.deviationLines) {
         line(g.lines, c.point[0], c.point[1], col);
         m_segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
-        if (j < geo.constraintKinds.size()) {
-          const core::ConstraintKind kind = geo.constraintKinds[j];
-          const double span = 2.0 * cam.distance();
-          if (kind == core::ConstraintKind::PointOnLine) {
-            const Vec3 d = geo.constraintAxes[j];
-            line(g.lines, c.point[1] - span * d, c.point[1] + span * d, mix(col, bg, 0.4f));
-          } else if (kind == core::ConstraintKind::PointOnPlane) {
-            Vec3 e1, e2;
-            core::orthonormalBasis(geo.constraintAxes[j], e1, e2);
-            const double h = 0.1 * cam.distance();
-            for (int k = -2; k <= 2; ++k) {
-              line(g.lines, c.point[1] + k * 0.5 * h * e1 - h * e2, c.point[1] + k * 0.5 * h * e1 + h * e2,
-                   mix(col, bg, 0.5f));
-              line(g.lines, c.point[1] + k * 0.5 * h * e2 - h * e1, c.point[1] + k * 0.5 * h * e2 + h * e1,
-                   mix(col, bg, 0.5f));
-            }
-          }
+        // the type's guides (a line, a plane), faded, through the constraint's second point
+        if (j < geo.constraintDefs.size()) {
+          const core::ConstraintDef& def = geo.constraintDefs[j];
+          if (const auto& guides = core::constraintType(def.kind).guides)
+            for (const core::GuideSegment& s : guides(def, c.point[1], 2.0 * cam.distance()))
+              line(g.lines, s.a, s.b, mix(col, bg, 0.45f));
         }
       }
       if (lit) {

@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "core/body.h"
+#include "core/constraint_type.h"
 #include "core/scene_edit.h"
 #include "core/scene_io.h"
 #include "core/stability.h"
@@ -458,7 +459,7 @@ void Inspector::buildForce(const core::ForceDef& f) {
 void Inspector::buildConstraint(const core::ConstraintDef& c) {
   const std::string name = c.name;
   auto con = [name](Scene& s) -> core::ConstraintDef& { return *byName(s.constraints, name); };
-  addHeader(tr("%1 constraint").arg(QString::fromUtf8(core::toString(c.kind))));
+  addHeader(tr("%1 constraint").arg(QString::fromUtf8(core::constraintType(c.kind).label)));
   addName();
   addBool(tr("Enabled"), c.enabled, [=](Scene& s, bool v) { con(s).enabled = v; }, {Timed::Kind::Toggle, name, {}});
   addBool(tr("Own tau"), c.tau.has_value(), [=](Scene& s, bool v) {
@@ -470,42 +471,30 @@ void Inspector::buildConstraint(const core::ConstraintDef& c) {
               {Timed::Kind::Set, name, "tau"});
   else
     addLabel(tr("Tau"), tr("%1 s (scene default)").arg(m_doc.scene().settings.defaultTau));
-  using K = core::ConstraintKind;
-  switch (c.kind) {
-    case K::PointToNail:
-    case K::ScalarPointToNail:
-      addLabel(tr("Point"), refText(c.a));
-      addLabel(tr("Nail"), QString::fromStdString(c.nail));
-      break;
-    case K::PointToPoint:
-      addLabel(tr("Points"), refText(c.a) + QStringLiteral(" — ") + refText(c.b));
-      break;
-    case K::Distance:
-      addLabel(tr("Points"), refText(c.a) + QStringLiteral(" — ") + refText(c.b));
-      addDouble(tr("Length"), QStringLiteral("m"), c.length, 1e-6, kBig, [=](Scene& s, double v) { con(s).length = v; });
-      break;
-    case K::PointToPath:
-      addLabel(tr("Point"), refText(c.a));
-      addLabel(tr("Path"), QString::fromStdString(c.path));
-      break;
-    case K::Orientation:
-      addLabel(tr("Body"), QString::fromStdString(c.bodyA));
-      addVec3(tr("Body axis"), QString(), c.axis, [=](Scene& s, const Vec3& v) { con(s).axis = v; });
-      addVec3(tr("World direction"), QString(), c.direction, [=](Scene& s, const Vec3& v) { con(s).direction = v; });
-      break;
-    case K::PointOnLine:
-      addLabel(tr("Point"), refText(c.a));
-      addVec3(tr("Line origin"), QStringLiteral("m"), c.origin, [=](Scene& s, const Vec3& v) { con(s).origin = v; });
-      addVec3(tr("Line direction"), QString(), c.direction, [=](Scene& s, const Vec3& v) { con(s).direction = v; });
-      break;
-    case K::PointOnPlane:
-      addLabel(tr("Point"), refText(c.a));
-      addVec3(tr("Plane origin"), QStringLiteral("m"), c.origin, [=](Scene& s, const Vec3& v) { con(s).origin = v; });
-      addVec3(tr("Plane normal"), QString(), c.normal, [=](Scene& s, const Vec3& v) { con(s).normal = v; });
-      break;
-    case K::SphereToSphere:
-      addLabel(tr("Spheres"), QString::fromStdString(c.bodyA + " — " + c.bodyB));
-      break;
+  // the type's fields (core/constraint_type.h): references as text, values editable
+  const core::ConstraintType& type = core::constraintType(c.kind);
+  for (const core::ConstraintField& f : type.fields) {
+    const QString label = tr(f.label);
+    using FK = core::ConstraintField::Kind;
+    switch (f.kind) {
+      case FK::BodyPoint:
+      case FK::AnyPoint: addLabel(label, refText(c.*f.point)); break;
+      case FK::Nail:
+      case FK::Path:
+      case FK::Body: addLabel(label, QString::fromStdString(c.*f.name)); break;
+      case FK::Direction:
+      case FK::Position: {
+        const auto member = f.vector;
+        addVec3(label, f.kind == FK::Position ? QStringLiteral("m") : QString(), c.*member,
+                [=](Scene& s, const Vec3& v) { con(s).*member = v; });
+        break;
+      }
+      case FK::Length: {
+        const auto member = f.number;
+        addDouble(label, QStringLiteral("m"), c.*member, 1e-6, kBig, [=](Scene& s, double v) { con(s).*member = v; });
+        break;
+      }
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "core/constraint_type.h"
 #include "core/live_edit.h"
 #include "core/scene_edit.h"
 #include "core/stability.h"
@@ -281,10 +282,11 @@ void MainWindow::buildActions() {
   addToolBarBreak();
   QToolBar* conBar = addToolBar(tr("Constraints"));
   conBar->setObjectName(QStringLiteral("constraintBar"));
-  using K = core::ConstraintKind;
-  for (K k : {K::PointToNail, K::PointToPoint, K::PointToPath, K::Orientation, K::PointOnLine, K::PointOnPlane,
-              K::SphereToSphere, K::Distance, K::ScalarPointToNail})
-    addTool(QString::fromUtf8(core::toString(k)), {ToolKind::Constraint, k}, conBar);
+  for (const core::ConstraintType* type : core::constraintTypes()) {
+    QAction* a = addTool(QString::fromUtf8(type->label), {ToolKind::Constraint, type->kind}, conBar);
+    a->setToolTip(QString::fromUtf8(type->label) + QStringLiteral("\n") + QString::fromUtf8(type->description));
+    a->setStatusTip(QString::fromUtf8(type->description));
+  }
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -2,11 +2,12 @@
 
 #include <cmath>
 
+#include "core/constraint_type.h"
+
 #include "render/picking.h"
 
 namespace tether::ui {
 
-using core::ConstraintKind;
 using core::PointRef;
 using core::Quat;
 using core::Scene;
@@ -16,13 +17,6 @@ namespace {
 
 constexpr int kMoveMerge = 1001;    // consecutive moves of one drag merge into one command
 constexpr double kPickRadius = 9;   // pixels
-
-std::string kindPrefix(ConstraintKind k) {
-  std::string s = core::toString(k);
-  for (char& c : s)
-    if (c == '-') c = '_';
-  return s;
-}
 
 }  // namespace
 
@@ -38,7 +32,7 @@ QString toolName(const Tool& t) {
     case ToolKind::ControlPoint: return QStringLiteral("Control point");
     case ToolKind::Constraint: break;
   }
-  return QString::fromUtf8(core::toString(t.constraint));
+  return QString::fromUtf8(core::constraintType(t.constraint).label);
 }
 
 QString toolHint(const Tool& t, bool first) {
@@ -55,9 +49,11 @@ QString toolHint(const Tool& t, bool first) {
     case ToolKind::Spring:
     case ToolKind::Constraint: break;
   }
+  if (t.kind == ToolKind::Constraint) {
+    const core::ConstraintType& type = core::constraintType(t.constraint);
+    return QString::fromUtf8(first ? type.secondPrompt : type.firstPrompt);
+  }
   if (!first) return QStringLiteral("Click a control point of a body.");
-  if (t.kind == ToolKind::Constraint && t.constraint == ConstraintKind::SphereToSphere)
-    return QStringLiteral("Click a point of the second sphere.");
   return QStringLiteral("Click a second control point, a nail, or empty space (makes a nail there). Esc cancels.");
 }
 
@@ -207,11 +203,16 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
           if (onMessage) onMessage(QStringLiteral("Click a control point of a body first."));
           return;
         }
+        if (m_tool.kind == ToolKind::Constraint && core::constraintType(m_tool.constraint).firstNeedsSphere &&
+            !(t.body >= 0 && snap.geometry && snap.geometry->bodies[size_t(t.body)].shape == core::Shape::Sphere)) {
+          if (onMessage) onMessage(QString::fromUtf8(core::constraintType(m_tool.constraint).firstPrompt));
+          return;
+        }
         m_first = t;
         return;
       }
       if (t.kind == Target::Kind::None) return;
-      connect(snap, t);
+      connect(snap, *m_first, t);
       m_first.reset();
       return;
     }
@@ -347,124 +348,64 @@ void ToolController::placeBody(const core::Snapshot&, double px, double py) {
   if (onSelect) onSelect({Selection::Kind::Body, d.name});
 }
 
-void ToolController::connect(const core::Snapshot& snap, const Target& second) {
-  const Target first = *m_first;
-  Scene next = m_doc.scene();
-  // a second click on empty space (or, where a nail is needed, on a body point) makes a nail
-  auto nailAt = [&](const Target& t) -> std::string {
-    if (t.kind == Target::Kind::Nail) return t.ref.target;
-    const std::string name = m_doc.uniqueName("nail");
-    next.nails.push_back({name, t.position});
-    return name;
+void ToolController::connect(const core::Snapshot& snap, const Target& first, const Target& second) {
+  // the clicks as core sees them; the constraint types' click rules (core/constraint_type.h)
+  // make the constraint and the objects it needs (a nail at an empty spot, a path)
+  auto click = [&](const Target& t) {
+    core::ConstraintClick c;
+    using K = core::ConstraintClick::Kind;
+    c.kind = t.kind == Target::Kind::Point ? K::Point
+             : t.kind == Target::Kind::Nail ? K::Nail
+             : t.kind == Target::Kind::PathPoint ? K::PathPoint : K::Space;
+    c.ref = t.ref;
+    c.position = t.position;
+    c.local = t.local;
+    if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry)
+      c.shape = snap.geometry->bodies[size_t(t.body)].shape;
+    return c;
   };
-  auto secondRef = [&]() -> PointRef {
-    if (second.kind == Target::Kind::Point || second.kind == Target::Kind::PathPoint) return second.ref;
-    PointRef r;
-    r.kind = PointRef::Kind::Nail;
-    r.target = nailAt(second);
-    return r;
-  };
-  QString text;
+  core::ToolContext ctx;
+  ctx.workPlaneNormal = m_camera.workPlaneNormal();
+  ctx.screenRight = m_camera.right();
+  // (one click adds at most one object per prefix, so the document's names suffice)
+  ctx.uniqueName = [&](const std::string& prefix) { return m_doc.uniqueName(prefix); };
+
+  core::ToolResult made;
   if (m_tool.kind == ToolKind::Spring) {
     core::ForceDef f;
     f.name = m_doc.uniqueName("spring");
     f.kind = core::ForceKind::Spring;
     f.a = first.ref;
-    f.b = secondRef();
+    f.b = core::pointForClick(click(second), ctx, made);
     f.stiffness = 20.0;
     f.damping = 1.0;
+    Scene next = m_doc.scene();
+    for (const core::NailDef& n : made.newNails) next.nails.push_back(n);
     next.forces.push_back(f);
-    text = QStringLiteral("Add spring");
-  } else {
-    core::ConstraintDef c;
-    c.kind = m_tool.constraint;
-    c.name = m_doc.uniqueName(kindPrefix(c.kind));
-    c.a = first.ref;
-    const Vec3 p = first.position;
-    switch (c.kind) {
-      case ConstraintKind::PointToNail:
-      case ConstraintKind::ScalarPointToNail:
-        c.nail = nailAt(second);
-        break;
-      case ConstraintKind::PointToPoint:
-        c.b = secondRef();
-        break;
-      case ConstraintKind::Distance:
-        c.b = secondRef();
-        c.length = (second.position - p).norm();
-        if (c.length < 1e-3) {
-          if (onMessage) onMessage(QStringLiteral("Not done: the two points coincide; a distance needs two apart."));
-          return;
-        }
-        break;
-      case ConstraintKind::PointToPath: {
-        if (second.kind == Target::Kind::PathPoint) {
-          c.path = second.ref.target;
-          break;
-        }
-        // a circle about the second click through the point, in the work plane, 4 s a turn
-        core::PathDef path;
-        path.name = m_doc.uniqueName("path");
-        path.kind = core::PathKind::Circle;
-        path.center = second.position;
-        path.normal = m_camera.workPlaneNormal();
-        const Vec3 r = p - second.position - path.normal.dot(p - second.position) * path.normal;
-        if (r.norm() < 1e-3) {
-          if (onMessage) onMessage(QStringLiteral("Not done: click the circle's centre away from the point."));
-          return;
-        }
-        path.radius = r.norm();
-        path.u = r.normalized();
-        path.period = 4.0;
-        next.paths.push_back(path);
-        c.path = path.name;
-        break;
-      }
-      case ConstraintKind::Orientation: {
-        // the body axis through the clicked point (the body's z axis for its centre), to point
-        // from that point toward the second click
-        c.bodyA = first.ref.body;
-        c.axis = first.local.norm() > 1e-9 ? Vec3(first.local.normalized()) : Vec3::UnitZ();
-        const Vec3 n = second.position - p;
-        c.direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ();
-        break;
-      }
-      case ConstraintKind::PointOnLine:
-        // the line through the second click, across the screen
-        c.origin = second.position;
-        c.direction = m_camera.right();
-        break;
-      case ConstraintKind::PointOnPlane:
-        // the horizontal plane through the second click
-        c.origin = second.position;
-        c.normal = Vec3::UnitZ();
-        break;
-      case ConstraintKind::SphereToSphere: {
-        const auto isSphere = [&](const Target& t) {
-          return t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry &&
-                 snap.geometry->bodies[size_t(t.body)].shape == core::Shape::Sphere;
-        };
-        if (!isSphere(first) || !isSphere(second) || first.ref.body == second.ref.body) {
-          if (onMessage) onMessage(QStringLiteral("Not done: sphere-to-sphere needs points of two different spheres."));
-          return;
-        }
-        c.bodyA = first.ref.body;
-        c.bodyB = second.ref.body;
-        c.a = PointRef{};
-        break;
-      }
-    }
-    next.constraints.push_back(c);
-    text = QStringLiteral("Add %1").arg(QString::fromUtf8(core::toString(c.kind)));
+    commitConnection(QStringLiteral("Add spring"), next, {Selection::Kind::Force, f.name});
+    return;
   }
-  const std::string selected = m_tool.kind == ToolKind::Spring ? next.forces.back().name : next.constraints.back().name;
+  const core::ConstraintType& type = core::constraintType(m_tool.constraint);
+  made = core::constraintFromClicks(type, click(first), click(second), ctx);
+  if (!made.error.empty()) {
+    if (onMessage) onMessage(QStringLiteral("Not done: ") + QString::fromStdString(made.error));
+    return;
+  }
+  Scene next = m_doc.scene();
+  for (const core::NailDef& n : made.newNails) next.nails.push_back(n);
+  for (const core::PathDef& p : made.newPaths) next.paths.push_back(p);
+  next.constraints.push_back(made.constraint);
+  commitConnection(QStringLiteral("Add %1").arg(QString::fromUtf8(type.label).toLower()), next,
+                   {Selection::Kind::Constraint, made.constraint.name});
+}
+
+void ToolController::commitConnection(const QString& text, const Scene& next, const Selection& made) {
   QString error;
   if (!m_doc.edit(text, [&](Scene& s) { s = next; }, 0, &error)) {
     if (onMessage) onMessage(QStringLiteral("Not done: ") + error);
     return;
   }
-  if (onSelect)
-    onSelect({m_tool.kind == ToolKind::Spring ? Selection::Kind::Force : Selection::Kind::Constraint, selected});
+  if (onSelect) onSelect(made);
 }
 
 void ToolController::decorate(render::Highlight& hl) const {

@@ -61,7 +61,8 @@ class ToolController {
   Target targetAt(const core::Snapshot& snap, double px, double py) const;
   bool workPlane(double px, double py, core::Vec3& out) const;
   void placeBody(const core::Snapshot& snap, double px, double py);
-  void connect(const core::Snapshot& snap, const Target& second);
+  void connect(const core::Snapshot& snap, const Target& first, const Target& second);
+  void commitConnection(const QString& text, const core::Scene& next, const Selection& made);
   void edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId = 0);
 
   Document& m_doc;

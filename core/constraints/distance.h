@@ -4,6 +4,7 @@
 // Force by virtual work: along n at both points (a massless rod between them).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -20,5 +21,8 @@ class Distance final : public Constraint {
   Anchor m_a, m_b;
   double m_length;  // m
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& distanceType();
 
 }  // namespace tether::core

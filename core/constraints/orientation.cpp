@@ -43,4 +43,33 @@ void Orientation::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.Ja[slot].row(1) = (-k * (m_e2 - 0.5 * D(1) * N).cross(b)).transpose();
 }
 
+const ConstraintType& orientationType() {
+  using F = ConstraintField;
+  static const ConstraintType t{
+      .kind = ConstraintKind::Orientation,
+      .id = "orientation",
+      .label = "Orientation",
+      .description = "Turns a body so that an axis fixed in it points along a world direction (by a pure torque). "
+                     "Click a control point (the axis runs from the centre through it), then where it should point.",
+      .fields = {{.key = "body", .label = "Body", .kind = F::Kind::Body, .name = &ConstraintDef::bodyA},
+                 {.key = "axis", .label = "Body axis", .kind = F::Kind::Direction, .vector = &ConstraintDef::axis},
+                 {.key = "direction", .label = "World direction", .kind = F::Kind::Direction, .vector = &ConstraintDef::direction}},
+      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
+        return {std::make_shared<Orientation>(r.body(c.bodyA), c.axis, c.direction)};
+      },
+      .secondPrompt = "Click where the axis should point (from the first point). Esc cancels.",
+      .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext&, ToolResult& out) {
+        // the body axis through the clicked point (the body's z axis for its centre), to point
+        // from that point toward the second click
+        ConstraintDef& c = out.constraint;
+        c.bodyA = first.ref.body;
+        c.a = PointRef{};
+        c.axis = first.local.norm() > 1e-9 ? Vec3(first.local.normalized()) : Vec3::UnitZ();
+        const Vec3 n = second.position - first.position;
+        c.direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ();
+      },
+  };
+  return t;
+}
+
 }  // namespace tether::core

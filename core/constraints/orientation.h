@@ -25,6 +25,7 @@
 // an undamped pendulum held by one gained ~1 J at each bottom of its swing.)
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -41,5 +42,8 @@ class Orientation final : public Constraint {
   Vec3 m_dir;   // world, unit: N
   Vec3 m_e1, m_e2;  // world, unit: a basis of the plane normal to N, e1 x e2 = N
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& orientationType();
 
 }  // namespace tether::core

@@ -23,4 +23,32 @@ void PointOnLine::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.point[1] = k.p - m_E.transpose() * out.D;  // foot of the perpendicular on the line
 }
 
+const ConstraintType& pointOnLineType() {
+  using F = ConstraintField;
+  static const ConstraintType t{
+      .kind = ConstraintKind::PointOnLine,
+      .id = "point_on_line",
+      .label = "Point on line",
+      .description = "Keeps a body's point on a straight line in space; it slides freely along it. "
+                     "Click a control point, then a point of the line (it runs across the screen).",
+      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
+                 {.key = "origin", .label = "Line origin", .kind = F::Kind::Position, .vector = &ConstraintDef::origin},
+                 {.key = "direction", .label = "Line direction", .kind = F::Kind::Direction, .vector = &ConstraintDef::direction}},
+      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
+        return {std::make_shared<PointOnLine>(r.point(c.a), c.origin, c.direction)};
+      },
+      // the line, across the view
+      .guides = [](const ConstraintDef& c, const Vec3& at, double span) -> std::vector<GuideSegment> {
+        const Vec3 d = c.direction.normalized();
+        return {{at - span * d, at + span * d}};
+      },
+      .secondPrompt = "Click a point of the line (it runs across the screen through it). Esc cancels.",
+      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
+        out.constraint.origin = second.position;
+        out.constraint.direction = ctx.screenRight;
+      },
+  };
+  return t;
+}
+
 }  // namespace tether::core

@@ -5,6 +5,7 @@
 // Force by virtual work: E^T Fc at P, perpendicular to the line (the point slides freely).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -20,5 +21,8 @@ class PointOnLine final : public Constraint {
   Vec3 m_origin;  // world, m
   Mat33 m_E;      // rows e1, e2 (third row zero)
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& pointOnLineType();
 
 }  // namespace tether::core

@@ -4,6 +4,7 @@
 // Force by virtual work: n Fc at P (normal to the plane; the point slides freely on it).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -19,5 +20,8 @@ class PointOnPlane final : public Constraint {
   Vec3 m_origin;  // world, m
   Vec3 m_n;       // unit
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& pointOnPlaneType();
 
 }  // namespace tether::core

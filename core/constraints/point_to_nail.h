@@ -3,6 +3,7 @@
 //   Jl = 1, Ja = -[r]x, c = w x (w x r); force at P (G = 1, H = [r]x: torque r x F).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -17,5 +18,8 @@ class PointToNail final : public Constraint {
   Anchor m_point;
   Vec3 m_nail;  // world, m
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& pointToNailType();
 
 }  // namespace tether::core

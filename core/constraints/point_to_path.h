@@ -3,6 +3,7 @@
 //   Jl = 1, Ja = -[r]x, c = w x (w x r) - X''(t).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -16,5 +17,8 @@ class PointToPath final : public Constraint {
  private:
   Anchor m_point, m_path;
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& pointToPathType();
 
 }  // namespace tether::core

@@ -4,6 +4,7 @@
 // Forces by virtual work: -Fc at P1, +Fc at P2 (Newton's third law).
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -17,5 +18,8 @@ class PointToPoint final : public Constraint {
  private:
   Anchor m_a, m_b;
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& pointToPointType();
 
 }  // namespace tether::core

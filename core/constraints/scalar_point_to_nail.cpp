@@ -22,4 +22,25 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
   distanceRows(nail, point, 0.0, out);
 }
 
+const ConstraintType& scalarPointToNailType() {
+  using F = ConstraintField;
+  static const ConstraintType t{
+      .kind = ConstraintKind::ScalarPointToNail,
+      .id = "scalar_point_to_nail",
+      .label = "Scalar point to nail",
+      .description = "The paper's scalar form of point-to-nail: one row, |P - X|^2 = 0, held by its stabilization "
+                     "alone. Click a control point, then a nail or empty space.",
+      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
+                 {.key = "nail", .label = "Nail", .kind = F::Kind::Nail, .name = &ConstraintDef::nail}},
+      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
+        return {std::make_shared<ScalarPointToNail>(r.point(c.a), r.nail(c.nail))};
+      },
+      .secondPrompt = "Click a nail, or empty space to make a nail there. Esc cancels.",
+      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
+        out.constraint.nail = nailForClick(second, ctx, out);
+      },
+  };
+  return t;
+}
+
 }  // namespace tether::core

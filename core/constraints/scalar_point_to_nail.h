@@ -23,6 +23,7 @@
 // so a point circling slower than it is closing, and the scalar form's free path is kept.
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -41,5 +42,8 @@ class ScalarPointToNail final : public Constraint {
   Anchor m_point;
   Vec3 m_nail;  // world, m
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& scalarPointToNailType();
 
 }  // namespace tether::core

@@ -4,6 +4,7 @@
 // line of centres, through both centres: no torque, so the spheres slide and spin freely.
 #pragma once
 #include "core/constraint.h"
+#include "core/constraint_type.h"
 
 namespace tether::core {
 
@@ -20,5 +21,8 @@ class SphereToSphere final : public Constraint {
   int m_a, m_b;
   double m_radiusSum;  // m
 };
+
+// The type's row in constraintTypes() (core/constraint_type.h).
+const ConstraintType& sphereToSphereType();
 
 }  // namespace tether::core
