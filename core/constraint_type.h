@@ -72,6 +72,13 @@ struct GuideSegment {
   Vec3 a = Vec3::Zero(), b = Vec3::Zero();
 };
 
+// Where a constraint is now, for drawing its guides.
+struct GuideContext {
+  Vec3 at = Vec3::Zero();          // the constraint's second point, world, m
+  double span = 1.0;               // a length across the view, m
+  std::function<Quat(const std::string& body)> orientation;  // a body's orientation now
+};
+
 // What a click of a constraint tool landed on (the GUI fills it in from its picking).
 struct ConstraintClick {
   enum class Kind { Point, Nail, PathPoint, Space };
@@ -80,6 +87,7 @@ struct ConstraintClick {
   Vec3 position = Vec3::Zero();     // world, m
   Vec3 local = Vec3::Zero();        // Point: body coordinates, m
   Shape shape = Shape::Rod;         // Point: the body's shape
+  Quat rotation = Quat::Identity(); // Point: the body's orientation (body -> world)
 };
 
 // What a tool may consult to build a constraint from its clicks.
@@ -109,9 +117,8 @@ struct ConstraintType {
   std::function<void(const Scene&, const ConstraintDef&, const std::string& where)> check = {};
   // The runtime constraint(s).
   std::function<ConstraintParts(const ConstraintDef&, const ConstraintResolver&)> compile = {};
-  // Guide geometry drawn with the constraint (none by default): given the definition, where
-  // its second point is now and a length that spans the view.
-  std::function<std::vector<GuideSegment>(const ConstraintDef&, const Vec3& at, double span)> guides = {};
+  // Guide geometry drawn with the constraint (none by default).
+  std::function<std::vector<GuideSegment>(const ConstraintDef&, const GuideContext&)> guides = {};
   // The tool: two clicks. The first must land on a body's control point (and, when
   // firstNeedsSphere, a sphere's); prompts say what to click for each.
   bool firstNeedsSphere = false;

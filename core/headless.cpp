@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -154,6 +155,19 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     }
     if (stopAsked()) break;
   }
+  // one line per definition: its parts (a hinge's point and axis) merged, the worst of them
+  std::vector<ConstraintSummary> merged;
+  for (const Model::PartRange& r : model->constraintParts) {
+    ConstraintSummary c = out.constraints[size_t(r.first)];
+    for (int k = r.first + 1; k < r.first + r.count; ++k) {
+      const ConstraintSummary& p = out.constraints[size_t(k)];
+      c.assembledAt = std::max(c.assembledAt, p.assembledAt);
+      c.maxDeviation = std::max(c.maxDeviation, p.maxDeviation);
+      c.finalDeviation = std::max(c.finalDeviation, p.finalDeviation);
+    }
+    merged.push_back(c);
+  }
+  out.constraints = std::move(merged);
   out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.finalTime = sim.state().t;
   out.energyEnd = energy(*model, sim.state()).total();
@@ -204,8 +218,11 @@ CheckReport checkScene(const Scene& scene) {
   const ConstraintSystem& sys = sim.context().system;
   CheckReport r;
   r.bodies = static_cast<int>(model->bodies.size());
-  r.constraints = static_cast<int>(model->constraints.size());
-  r.activeConstraints = static_cast<int>(sys.active().size());
+  // definitions, not runtime parts (a hinge is one constraint of two parts)
+  r.constraints = static_cast<int>(model->constraintParts.size());
+  std::set<int> activeDefs;
+  for (int j : sys.active()) activeDefs.insert(model->constraintDef[size_t(j)]);
+  r.activeConstraints = static_cast<int>(activeDefs.size());
   r.rows = sys.report().rows;
   r.cols = sys.report().cols;
   const ConflictReport c = sys.conflicts();
@@ -225,8 +242,15 @@ CheckReport checkScene(const Scene& scene) {
     tol << st.projectionTolerance;
     r.solver += " + position projection (to " + tol.str() + " m)";
   }
-  for (int j : c.redundant) r.redundant.push_back(model->constraintNames[size_t(j)]);
-  for (int j : c.conflicting) r.conflicting.push_back(model->constraintNames[size_t(j)]);
+  // by name, once per definition
+  auto names = [&](const std::vector<int>& parts, std::vector<std::string>& out) {
+    for (int j : parts) {
+      const std::string& n = model->constraintNames[size_t(j)];
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    }
+  };
+  names(c.redundant, r.redundant);
+  names(c.conflicting, r.conflicting);
   // an orientation constraint holds two rotations: two on one body hold its three with a
   // fourth row to spare, which makes M singular every step (the dense SVD's cost)
   std::vector<int> orientations(scene.bodies.size(), 0);

@@ -453,9 +453,17 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
         // the type's guides (a line, a plane), faded, through the constraint's second point
         if (j < geo.constraintDefs.size()) {
           const core::ConstraintDef& def = geo.constraintDefs[j];
-          if (const auto& guides = core::constraintType(def.kind).guides)
-            for (const core::GuideSegment& s : guides(def, c.point[1], 2.0 * cam.distance()))
-              line(g.lines, s.a, s.b, mix(col, bg, 0.45f));
+          if (const auto& guides = core::constraintType(def.kind).guides) {
+            core::GuideContext gc;
+            gc.at = c.point[1];
+            gc.span = 2.0 * cam.distance();
+            gc.orientation = [&](const std::string& body) {
+              for (size_t i = 0; i < geo.bodies.size() && i < snap.bodies.size(); ++i)
+                if (geo.bodies[i].name == body) return snap.bodies[i].q;
+              return core::Quat::Identity();
+            };
+            for (const core::GuideSegment& s : guides(def, gc)) line(g.lines, s.a, s.b, mix(col, bg, 0.45f));
+          }
         }
       }
       if (lit) {

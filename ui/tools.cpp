@@ -360,8 +360,10 @@ void ToolController::connect(const core::Snapshot& snap, const Target& first, co
     c.ref = t.ref;
     c.position = t.position;
     c.local = t.local;
-    if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry)
+    if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry) {
       c.shape = snap.geometry->bodies[size_t(t.body)].shape;
+      if (size_t(t.body) < snap.bodies.size()) c.rotation = snap.bodies[size_t(t.body)].q;
+    }
     return c;
   };
   core::ToolContext ctx;

@@ -38,9 +38,9 @@ const ConstraintType& pointOnLineType() {
         return {std::make_shared<PointOnLine>(r.point(c.a), c.origin, c.direction)};
       },
       // the line, across the view
-      .guides = [](const ConstraintDef& c, const Vec3& at, double span) -> std::vector<GuideSegment> {
+      .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
         const Vec3 d = c.direction.normalized();
-        return {{at - span * d, at + span * d}};
+        return {{g.at - g.span * d, g.at + g.span * d}};
       },
       .secondPrompt = "Click a point of the line (it runs across the screen through it). Esc cancels.",
       .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {

@@ -32,10 +32,11 @@ const ConstraintType& pointOnPlaneType() {
         return {std::make_shared<PointOnPlane>(r.point(c.a), c.origin, c.normal)};
       },
       // a small grid in the plane around the point (5 lines each way, 0.1 span across)
-      .guides = [](const ConstraintDef& c, const Vec3& at, double span) -> std::vector<GuideSegment> {
+      .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
         Vec3 e1, e2;
         orthonormalBasis(c.normal.normalized(), e1, e2);
-        const double h = 0.05 * span;
+        const double h = 0.05 * g.span;
+        const Vec3& at = g.at;
         std::vector<GuideSegment> out;
         for (int k = -2; k <= 2; ++k) {
           out.push_back({at + k * 0.5 * h * e1 - h * e2, at + k * 0.5 * h * e1 + h * e2});

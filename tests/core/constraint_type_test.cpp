@@ -214,11 +214,14 @@ TEST(ConstraintTypes, GuidesLieOnTheLineAndPlane) {
   c.direction = Vec3(0, 3, 4);
   c.normal = Vec3(0, 0, 2);
   const Vec3 at(1, 2, 3);
-  const auto line = constraintType(ConstraintKind::PointOnLine).guides(c, at, 10.0);
+  GuideContext g;
+  g.at = at;
+  g.span = 10.0;
+  const auto line = constraintType(ConstraintKind::PointOnLine).guides(c, g);
   ASSERT_EQ(line.size(), 1u);
   EXPECT_NEAR((line[0].b - line[0].a).normalized().dot(Vec3(0, 0.6, 0.8)), 1.0, 1e-12);
   EXPECT_NEAR(((line[0].a + line[0].b) / 2 - at).norm(), 0.0, 1e-12);
-  for (const GuideSegment& g : constraintType(ConstraintKind::PointOnPlane).guides(c, at, 10.0)) {
+  for (const GuideSegment& g : constraintType(ConstraintKind::PointOnPlane).guides(c, g)) {
     EXPECT_NEAR(g.a.z(), at.z(), 1e-12);
     EXPECT_NEAR(g.b.z(), at.z(), 1e-12);
   }
