@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/constraints/distance.h"
+#include "core/constraints/hinge.h"
 #include "core/constraints/orientation.h"
 #include "core/constraints/point_on_line.h"
 #include "core/constraints/point_on_plane.h"
@@ -20,7 +21,7 @@ const std::vector<const ConstraintType*>& constraintTypes() {
   static const std::vector<const ConstraintType*> all = {
       &pointToNailType(),   &pointToPointType(),  &pointToPathType(),      &orientationType(),
       &pointOnLineType(),   &pointOnPlaneType(),  &sphereToSphereType(),   &distanceType(),
-      &scalarPointToNailType(),
+      &scalarPointToNailType(), &hingeType(),
   };
   return all;
 }

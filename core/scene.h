@@ -112,6 +112,7 @@ enum class ConstraintKind {
   SphereToSphere,
   Distance,
   ScalarPointToNail,
+  Hinge,
 };
 
 struct ConstraintDef {
@@ -123,7 +124,8 @@ struct ConstraintDef {
   std::string nail;                    // point-to-nail, scalar point-to-nail
   std::string path;                    // point-to-path
   std::string bodyA, bodyB;            // orientation: bodyA; sphere-to-sphere: both
-  Vec3 axis = Vec3::UnitZ();           // orientation: body-local unit vector b
+  Vec3 axis = Vec3::UnitZ();           // orientation: body-local unit vector b; hinge: the axis in a's body
+  Vec3 axisB = Vec3::UnitZ();          // hinge: the axis in b's body
   Vec3 direction = Vec3::UnitZ();      // orientation: world unit vector N; line direction
   Vec3 origin = Vec3::Zero();          // line / plane: a point on it, world, m
   Vec3 normal = Vec3::UnitZ();         // plane normal, world (unit)

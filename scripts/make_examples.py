@@ -335,6 +335,28 @@ def three_link_bar():
                               {"name": "pin", "type": "point_to_nail", "point": "bar3.end2", "nail": "ground"}])
 
 
+def door_on_hinge():
+    # a 43 kg door (0.9 x 0.04 x 2.0 m, wood) on a fixed post, held open at about 110 degrees but
+    # off its hinge (5-8 cm away, tilted): it assembles onto the hinge (a point and an axis), and
+    # the door closer, a damped torsion spring between the post's and the door's x axes, swings
+    # it shut; it overshoots and settles
+    yaw = math.radians(110)
+    centre = [0.05 + 0.45 * math.cos(yaw) + 0.04, 0.45 * math.sin(yaw) + 0.05, 1.0 + 0.08]
+    return scene("A door on a hinge: the door starts open and off its post, assembles onto the hinge (a point and "
+                 "an axis: it can only turn about the post), and a damped door closer (a torsion spring) swings "
+                 "it shut.",
+                 {"dt": 0.001, "default_tau": 0.1, "duration": 20},
+                 [{"name": "post", "type": "box", "size": [0.1, 0.1, 2.1], "position": [0, 0, 1.05], "fixed": True,
+                   "points": {"hinge": [0.05, 0, -0.05]}},
+                  {"name": "door", "type": "box", "size": [0.9, 0.04, 2.0], "density": 600,
+                   "position": centre, "orientation": axis_angle(norm([0.08, 0.06, 1.0]), 110),
+                   "points": {"hinge": [-0.45, 0, 0]}}],
+                 forces=[{"name": "closer", "type": "torsion_spring", "body_a": "post", "axis_a": [1, 0, 0],
+                          "body_b": "door", "axis_b": [1, 0, 0], "stiffness": 20, "damping": 8, "rest_angle": 0}],
+                 constraints=[{"name": "hinge", "type": "hinge", "a": "door.hinge", "b": "post.hinge",
+                               "axis_a": [0, 0, 1], "axis_b": [0, 0, 1]}])
+
+
 def main():
     write("pendulum", pendulum())
     write("compound_pendulum", compound_pendulum())
@@ -344,6 +366,7 @@ def main():
     write("pandoras_chain", pandoras_chain())
     write("three_link_bar", three_link_bar())
     write("card_house", card_house())
+    write("door_on_hinge", door_on_hinge())
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ Scene fdScene(ConstraintKind kind, unsigned seed) {
   c.origin = Vec3(u(rng), u(rng), u(rng));
   c.normal = Vec3(u(rng), u(rng), u(rng));
   c.length = 0.5;
+  c.axisB = Vec3(u(rng), u(rng), u(rng));
   s.constraints.push_back(c);
   return s;
 }

@@ -184,7 +184,7 @@ TEST(ConstraintTypes, ToolsMakeValidConstraintsFromTwoClicks) {
     const bool spheres = t->firstNeedsSphere;
     // second click on a point of another body (a sphere) for two-body types, empty space otherwise
     const ConstraintClick& first = spheres ? sphere1 : rodEnd;
-    const bool twoBodies = spheres || t->kind == ConstraintKind::PointToPoint;
+    const bool twoBodies = spheres || t->kind == ConstraintKind::PointToPoint || t->kind == ConstraintKind::Hinge;
     const ToolResult r = constraintFromClicks(*t, first, twoBodies ? sphere2 : space, ctx);
     ASSERT_TRUE(r.error.empty()) << r.error;
     EXPECT_EQ(r.constraint.kind, t->kind);

@@ -177,6 +177,57 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A hinge by two clicks: two boxes side by side, the left one fixed; the Hinge tool joins the
+  // left box's right face to the right box's left face about the work plane's normal (y in the
+  // front view). Played 1 s, the right box has swung about that axis only, held at the hinge
+  // point.
+  void hingeByTwoClicks() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    w.setTool({ui::ToolKind::Box});
+    click(v, pixel(v, Vec3(0, 0, 1)));
+    click(v, pixel(v, Vec3(0.35, 0, 1)));
+    QCOMPARE(int(w.document().scene().bodies.size()), 2);
+    QVERIFY(w.document().edit("fix", [](core::Scene& s) { s.bodies[0].fixed = true; }));
+    QVERIFY(waitForSnapshot(w));
+    const core::BodyDef left = w.document().scene().bodies[0], right = w.document().scene().bodies[1];
+
+    w.setTool({ui::ToolKind::Constraint, core::ConstraintKind::Hinge});
+    click(v, pixel(v, left.position + Vec3(0.1, 0, 0)));    // "right" face centre
+    click(v, pixel(v, right.position + Vec3(-0.1, 0, 0)));  // "left" face centre
+    const core::Scene& s = w.document().scene();
+    QCOMPARE(int(s.constraints.size()), 1);
+    const core::ConstraintDef& h = s.constraints[0];
+    QCOMPARE(h.kind, core::ConstraintKind::Hinge);
+    QCOMPARE(h.a.body, left.name);
+    QCOMPARE(h.a.point, std::string("right"));
+    QCOMPARE(h.b.body, right.name);
+    QCOMPARE(h.b.point, std::string("left"));
+    QVERIFY(std::abs(std::abs(h.axis.y()) - 1.0) < 1e-9);   // the work plane's normal
+    QVERIFY(std::abs(std::abs(h.axisB.y()) - 1.0) < 1e-9);
+    QVERIFY(waitForSnapshot(w));
+
+    w.setTool({ui::ToolKind::Select});
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.0, 30000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const auto snap = w.simulation().snapshot();
+    const core::BodyPose& pose = snap->bodies[1];
+    const Vec3 hingePoint = left.position + Vec3(0.1, 0, 0);
+    const Vec3 held = pose.x + pose.q * Vec3(-0.1, 0, 0);
+    QVERIFY2((held - hingePoint).norm() < 1e-3, qPrintable(QString("joint open by %1 m").arg((held - hingePoint).norm())));
+    // it has turned (a swing through the bottom and back, period ~0.8 s), about y only
+    QVERIFY2(std::abs(pose.q.y()) > 0.05 && std::hypot(pose.q.x(), pose.q.z()) < 1e-6,
+             qPrintable(QString("orientation (%1, %2, %3, %4)").arg(pose.q.w()).arg(pose.q.x()).arg(pose.q.y()).arg(pose.q.z())));
+    QVERIFY2(std::hypot(pose.w.x(), pose.w.z()) < 1e-6 * (1 + pose.w.norm()),
+             qPrintable(QString("spin (%1, %2, %3)").arg(pose.w.x()).arg(pose.w.y()).arg(pose.w.z())));
+    QVERIFY(std::abs(pose.x.y()) < 1e-6);  // in the plane normal to the axis
+    screenshot(v).save(QDir::currentPath() + "/gui_hinge.png");
+    w.document().undoStack()->setClean();
+  }
+
   // Every edit undoes and redoes to exactly the document it came from; a drag is one command.
   void undoRedoExact() {
     ui::MainWindow w;
