@@ -170,7 +170,7 @@ TEST(Solver, RankDeficientSystemsGetValidSolutionsOnTheSparsePath) {
 }
 
 // The compound pendulum from rest, horizontal, 5 s at dt = 1 ms, tau = 0.05 s, alpha = beta = 10:
-// the error bound each method keeps (README, "Stabilization").
+// the error bound each method keeps (docs/how-it-works.md, "Stabilization").
 TEST(Solver, EachStabilizationKeepsItsErrorBound) {
   struct Case {
     IntegratorKind integrator;

@@ -1,4 +1,4 @@
-// The robustness corpus as tests (see corpus.h, runner.h and the README's "Robustness corpus").
+// The robustness corpus as tests (see corpus.h, runner.h and tests/robustness/README.md).
 //
 // Corpus/CorpusShard.Run/<config>_sNN: the scenes with id % (the config's shard count) == NN under
 //   one configuration; per scene: no divergence, undamped scenes keep their energy within 1 %
