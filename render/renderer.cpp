@@ -131,15 +131,6 @@ Color mix(const Color& a, const Color& b, float t) {
   return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
 }
 
-// 1, 2 or 5 times a power of ten, >= x
-double niceCeil(double x) {
-  if (!(x > 0) || !std::isfinite(x)) return 1.0;
-  const double p = std::pow(10.0, std::floor(std::log10(x)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= x * (1 - 1e-12)) return m * p;
-  return 10 * p;
-}
-
 }  // namespace
 
 // One instanced mesh: its geometry and a per-frame instance buffer.
@@ -409,21 +400,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
 
   if (debug) {
     // arrow scales: the largest arrow about a fifth of the view, in round numbers
-    double maxF = 0, maxT = 0, maxV = 0;
-    for (const core::ConstraintDraw& c : snap.constraints)
-      for (int s = 0; s < c.nb; ++s) {
-        maxF = std::max(maxF, c.force[s].norm());
-        maxT = std::max(maxT, c.torque[s].norm());
-      }
-    for (const core::BodyPose& p : snap.bodies)
-      if (p.active) {
-        if (view.externalForces) maxF = std::max(maxF, p.externalForce.norm());
-        maxV = std::max(maxV, p.v.norm());
-      }
-    const double reach = 0.2 * cam.distance() * view.forceScaleFactor;
-    m_scale.newtonsPerMetre = niceCeil(maxF / reach);
-    m_scale.newtonMetresPerMetre = niceCeil(maxT / reach);
-    m_scale.secondsPerMetre = niceCeil(maxV / reach);
+    m_scale = chooseArrowScale(snap, view, cam.distance());
 
     // nails
     for (size_t i = 0; i < geo.nails.size(); ++i) {

@@ -11,24 +11,13 @@
 
 #include "core/snapshot.h"
 #include "render/camera.h"
+#include "render/overlay.h"
 #include "render/picking.h"
 
 namespace tether::render {
 
 struct Color {
   float r = 0, g = 0, b = 0, a = 1;
-};
-
-struct ViewOptions {
-  bool debugDraw = true;          // false: "animation" mode, bodies only (as in the paper)
-  bool constraintForces = true;
-  bool externalForces = false;
-  bool torques = true;
-  bool deviationLines = true;     // constraint geometry: point pairs, lines, planes, paths
-  bool velocities = false;
-  bool controlPoints = false;     // show every control point (the constraint tools turn it on)
-  bool grid = true;
-  double forceScaleFactor = 1.0;  // user multiplier on the automatic arrow scale
 };
 
 // What the user points at or has selected (indices into the snapshot).
@@ -45,14 +34,6 @@ struct Highlight {
   Vec3 previewFrom = Vec3::Zero(), previewTo = Vec3::Zero();
   bool previewRod = false;
   double previewRadius = 0.02;
-};
-
-// The scale the arrows were drawn with, for the on-screen legend.
-struct ArrowScale {
-  double newtonsPerMetre = 1.0;        // force arrows
-  double newtonMetresPerMetre = 1.0;   // torque arrows
-  double secondsPerMetre = 1.0;        // velocity arrows: (m/s) per m of arrow
-  bool forces = false, torques = false, velocities = false;  // which kinds were drawn
 };
 
 class Renderer {
