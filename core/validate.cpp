@@ -234,7 +234,7 @@ void validateForce(const ForceDef& f, const Names& names, const std::string& w) 
 
 void bodyPointOnly(const PointRef& r, const std::string& w) {
   if (r.kind == PointRef::Kind::Nail || r.kind == PointRef::Kind::Path)
-    fail(w, "must be a point on a body (use the constraint's nail/path field for the other end)");
+    fail(w, "must be a point on a body (to hold it at a fixed or moving point, use point-to-nail or point-to-path, or join it to a fixed body)");
 }
 
 // Each field by its kind (the type's table row), then the type's own checks.

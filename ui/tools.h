@@ -34,6 +34,7 @@ class ToolController {
   void setTool(const Tool& t);
   const Tool& tool() const { return m_tool; }
   void cancel();  // Esc: forget a pending first click, end a drag
+  bool firstClicked() const { return m_first.has_value(); }  // a constraint / spring awaits its second click
 
   // mouse, in widget pixels; snap is the snapshot being shown
   void press(const core::Snapshot& snap, double px, double py);

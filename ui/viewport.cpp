@@ -200,7 +200,7 @@ void ViewportWidget::paintOverlay(QPainter& p) {
   // tool hint
   p.setPen(QColor(60, 60, 70));
   p.drawText(QRectF(10, 6, width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter,
-             toolName(m_tools.tool()) + QStringLiteral(" — ") + toolHint(m_tools.tool(), false));
+             toolName(m_tools.tool()) + QStringLiteral(" — ") + toolHint(m_tools.tool(), m_tools.firstClicked()));
   // hover info
   if (!m_hoverText.isEmpty()) {
     const QRectF box = p.boundingRect(QRectF(0, 0, 400, 200), Qt::AlignLeft, m_hoverText).adjusted(-6, -4, 6, 4);

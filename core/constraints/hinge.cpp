@@ -53,7 +53,7 @@ const ConstraintType& hingeType() {
       .label = "Hinge",
       .description = "Joins two bodies at a point so that they turn only about a common axis (a door on its frame). "
                      "Click a control point on the axis, then a control point of the other body; the axis is "
-                     "the work plane's normal.",
+                     "the work plane's normal (top view: vertical, a door; front view: horizontal, a trap door).",
       .fields = {{.key = "a", .label = "Point A", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
                  {.key = "b", .label = "Point B", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::b},
                  {.key = "axis_a", .label = "Axis in A", .kind = F::Kind::Direction, .vector = &ConstraintDef::axis},
@@ -61,9 +61,16 @@ const ConstraintType& hingeType() {
       .check = [](const Scene&, const ConstraintDef& c, const std::string& where) {
         if (c.a.body == c.b.body) failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
       },
+      // A hinge's axis is a line: which way each axis points must not matter. Aligning a with -N
+      // would start at the deviation's one singular point (1 + N . b = 0: the model never
+      // assembles and gains energy without bound), so b's axis is taken in the sense nearer to
+      // a's in the bodies' initial poses.
       .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
+        const Vec3 a = r.bodyDef(c.a.body).orientation.normalized() * c.axis;
+        const Vec3 n = r.bodyDef(c.b.body).orientation.normalized() * c.axisB;
+        const Vec3 axisB = a.dot(n) < 0.0 ? Vec3(-c.axisB) : c.axisB;
         return {std::make_shared<PointToPoint>(r.point(c.a), r.point(c.b)),
-                std::make_shared<HingeAxis>(r.body(c.a.body), c.axis, r.body(c.b.body), c.axisB)};
+                std::make_shared<HingeAxis>(r.body(c.a.body), c.axis, r.body(c.b.body), axisB)};
       },
       // the axis through the hinge point, as body B holds it now
       .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
