@@ -101,6 +101,40 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
   side(k2, 1.0);
 }
 
+// The stretched tilt of a unit vector b away from a unit vector N, in a basis (e1, e2) of the
+// plane normal to N (e1 x e2 = N), derived in core/constraints/orientation.h:
+//   D = k (E^T b),  k = 2 / (1 + N . b)  (= 2 tan(theta/2) u),
+//   D1 = k (E^T v - (D/2) N . v),  c = k (E^T a - (D/2) N . a) - k (N . v) D1,
+// with v the rate of b relative to the frame that holds (N, e1, e2) and a the part of that
+// frame-relative acceleration not due to angular accelerations (orientation: v = w x b,
+// a = w x v; a hinge's axis: hinge.h). Fills the top two rows of out.D, D1 and c, and returns
+// the Jacobian for a turn of the body that carries b, Ja = -k (E^T - (D/2) N^T) [b]x (rows 0
+// and 1; row 2 zero). Exactly opposite (1 + N . b = 0 to rounding), any tilt turns b back:
+// take e1.
+inline Mat33 axisTiltRows(const Vec3& b, const Vec3& N, const Vec3& e1, const Vec3& e2, const Vec3& v, const Vec3& a,
+                          ConstraintRows& out) {
+  double onePlusC = 1.0 + N.dot(b);
+  Eigen::Vector2d s(e1.dot(b), e2.dot(b));
+  if (onePlusC < 1e-12) {
+    onePlusC = 1e-12;
+    if (s.norm() < 1e-12) s = Eigen::Vector2d(1e-12, 0.0);
+  }
+  const double k = 2.0 / onePlusC;
+  const Eigen::Vector2d D = k * s;
+  const double nv = N.dot(v), na = N.dot(a);
+  const Eigen::Vector2d D1 = k * (Eigen::Vector2d(e1.dot(v), e2.dot(v)) - 0.5 * D * nv);
+  const Eigen::Vector2d c = k * (Eigen::Vector2d(e1.dot(a), e2.dot(a)) - 0.5 * D * na) - (k * nv) * D1;
+  out.D.head<2>() = D;
+  out.D1.head<2>() = D1;
+  out.c.head<2>() = c;
+  // row i of Ja is -k (e_i - (D_i/2) N)^T [b]x = (-k (e_i - D_i/2 N) x b)^T
+  // ((x^T [b]x) y = x . (b x y) = (x x b) . y, so x^T [b]x = (x x b)^T)
+  Mat33 Ja = Mat33::Zero();
+  Ja.row(0) = (-k * (e1 - 0.5 * D(0) * N).cross(b)).transpose();
+  Ja.row(1) = (-k * (e2 - 0.5 * D(1) * N).cross(b)).transpose();
+  return Ja;
+}
+
 // How the torque of a force f held fixed in the world, acting at the offset r from a body's
 // centre, changes as the body turns by dtheta (r -> r + dtheta x r):
 //   d(r x f) = (dtheta x r) x f = [f]x [r]x dtheta = K dtheta,   [f]x [r]x = r f^T - (f . r) 1.

@@ -40,6 +40,10 @@ const ConstraintType* constraintTypeById(const std::string& id) {
 
 void failAt(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
 
+void requireTwoBodies(const ConstraintDef& c, const std::string& where) {
+  if (c.a.body == c.b.body) failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+}
+
 std::string nailForClick(const ConstraintClick& c, const ToolContext& ctx, ToolResult& result) {
   if (c.kind == ConstraintClick::Kind::Nail) return c.ref.target;
   NailDef n{ctx.uniqueName("nail"), c.position};
@@ -55,10 +59,14 @@ PointRef pointForClick(const ConstraintClick& c, const ToolContext& ctx, ToolRes
   return r;
 }
 
+bool acceptsFirstClick(const ConstraintType& type, const ConstraintClick& first) {
+  return first.kind == ConstraintClick::Kind::Point && (!type.firstNeedsSphere || first.shape == Shape::Sphere);
+}
+
 ToolResult constraintFromClicks(const ConstraintType& type, const ConstraintClick& first, const ConstraintClick& second,
                                 const ToolContext& ctx) {
   ToolResult out;
-  if (first.kind != ConstraintClick::Kind::Point || (type.firstNeedsSphere && first.shape != Shape::Sphere)) {
+  if (!acceptsFirstClick(type, first)) {
     out.error = std::string(type.firstPrompt);
     return out;
   }

@@ -135,10 +135,17 @@ const ConstraintType* constraintTypeById(const std::string& id);
 // Throws SceneError("where: what") (the validator's form).
 [[noreturn]] void failAt(const std::string& where, const std::string& what);
 
+// Whether a first click may start the type's tool: a body's control point (a sphere's, when
+// firstNeedsSphere).
+bool acceptsFirstClick(const ConstraintType& type, const ConstraintClick& first);
+
 // A tool's two clicks made into a constraint of the type (named, kind set, a = the first
 // click's point), or the reason nothing can be made (result.error).
 ToolResult constraintFromClicks(const ConstraintType& type, const ConstraintClick& first, const ConstraintClick& second,
                                 const ToolContext& ctx);
+
+// A check: points a and b lie on different bodies (else: "<where>.b: is on the same body as a").
+void requireTwoBodies(const ConstraintDef& c, const std::string& where);
 
 // Helpers for the types' tools.
 // The nail a click means: the clicked nail, or a new one at the clicked spot (added to result).

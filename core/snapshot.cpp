@@ -51,7 +51,6 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
   for (int d : model.constraintDef) {
     const ConstraintDef& c = scene.constraints[size_t(d)];
     g->constraintNames.push_back(c.name);
-    g->constraintKinds.push_back(c.kind);
     g->constraintDefs.push_back(c);
   }
   for (const ForceDef& f : scene.forces) {

@@ -37,7 +37,6 @@ struct SceneGeometry {
   std::vector<PathGeometry> paths;               // Model path order
   // per runtime constraint (Model order: a definition's parts each have an entry)
   std::vector<std::string> constraintNames;
-  std::vector<ConstraintKind> constraintKinds;
   std::vector<ConstraintDef> constraintDefs;     // the definition (its type draws guides from it)
   std::vector<std::string> forceNames;
   std::vector<ForceKind> forceKinds;

@@ -203,8 +203,8 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
           if (onMessage) onMessage(QStringLiteral("Click a control point of a body first."));
           return;
         }
-        if (m_tool.kind == ToolKind::Constraint && core::constraintType(m_tool.constraint).firstNeedsSphere &&
-            !(t.body >= 0 && snap.geometry && snap.geometry->bodies[size_t(t.body)].shape == core::Shape::Sphere)) {
+        if (m_tool.kind == ToolKind::Constraint &&
+            !core::acceptsFirstClick(core::constraintType(m_tool.constraint), toClick(snap, t))) {
           if (onMessage) onMessage(QString::fromUtf8(core::constraintType(m_tool.constraint).firstPrompt));
           return;
         }
@@ -348,24 +348,26 @@ void ToolController::placeBody(const core::Snapshot&, double px, double py) {
   if (onSelect) onSelect({Selection::Kind::Body, d.name});
 }
 
+// A target as core's tools see it.
+core::ConstraintClick ToolController::toClick(const core::Snapshot& snap, const Target& t) {
+  core::ConstraintClick c;
+  using K = core::ConstraintClick::Kind;
+  c.kind = t.kind == Target::Kind::Point ? K::Point
+           : t.kind == Target::Kind::Nail ? K::Nail
+           : t.kind == Target::Kind::PathPoint ? K::PathPoint : K::Space;
+  c.ref = t.ref;
+  c.position = t.position;
+  c.local = t.local;
+  if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry) {
+    c.shape = snap.geometry->bodies[size_t(t.body)].shape;
+    if (size_t(t.body) < snap.bodies.size()) c.rotation = snap.bodies[size_t(t.body)].q;
+  }
+  return c;
+}
+
 void ToolController::connect(const core::Snapshot& snap, const Target& first, const Target& second) {
-  // the clicks as core sees them; the constraint types' click rules (core/constraint_type.h)
-  // make the constraint and the objects it needs (a nail at an empty spot, a path)
-  auto click = [&](const Target& t) {
-    core::ConstraintClick c;
-    using K = core::ConstraintClick::Kind;
-    c.kind = t.kind == Target::Kind::Point ? K::Point
-             : t.kind == Target::Kind::Nail ? K::Nail
-             : t.kind == Target::Kind::PathPoint ? K::PathPoint : K::Space;
-    c.ref = t.ref;
-    c.position = t.position;
-    c.local = t.local;
-    if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry) {
-      c.shape = snap.geometry->bodies[size_t(t.body)].shape;
-      if (size_t(t.body) < snap.bodies.size()) c.rotation = snap.bodies[size_t(t.body)].q;
-    }
-    return c;
-  };
+  // the constraint types' click rules (core/constraint_type.h) make the constraint and the
+  // objects it needs (a nail at an empty spot, a path)
   core::ToolContext ctx;
   ctx.workPlaneNormal = m_camera.workPlaneNormal();
   ctx.screenRight = m_camera.right();
@@ -378,7 +380,7 @@ void ToolController::connect(const core::Snapshot& snap, const Target& first, co
     f.name = m_doc.uniqueName("spring");
     f.kind = core::ForceKind::Spring;
     f.a = first.ref;
-    f.b = core::pointForClick(click(second), ctx, made);
+    f.b = core::pointForClick(toClick(snap, second), ctx, made);
     f.stiffness = 20.0;
     f.damping = 1.0;
     Scene next = m_doc.scene();
@@ -388,7 +390,7 @@ void ToolController::connect(const core::Snapshot& snap, const Target& first, co
     return;
   }
   const core::ConstraintType& type = core::constraintType(m_tool.constraint);
-  made = core::constraintFromClicks(type, click(first), click(second), ctx);
+  made = core::constraintFromClicks(type, toClick(snap, first), toClick(snap, second), ctx);
   if (!made.error.empty()) {
     if (onMessage) onMessage(QStringLiteral("Not done: ") + QString::fromStdString(made.error));
     return;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/constraint_type.h"
 #include "core/snapshot.h"
 #include "render/camera.h"
 #include "render/renderer.h"
@@ -62,6 +63,7 @@ class ToolController {
   Target targetAt(const core::Snapshot& snap, double px, double py) const;
   bool workPlane(double px, double py, core::Vec3& out) const;
   void placeBody(const core::Snapshot& snap, double px, double py);
+  static core::ConstraintClick toClick(const core::Snapshot& snap, const Target& t);
   void connect(const core::Snapshot& snap, const Target& first, const Target& second);
   void commitConnection(const QString& text, const core::Scene& next, const Selection& made);
   void edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId = 0);

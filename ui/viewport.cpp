@@ -1,5 +1,7 @@
 #include "ui/viewport.h"
 
+#include "core/constraint_type.h"
+
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -237,7 +239,7 @@ void ViewportWidget::updateHover(double px, double py) {
       }
       m_hoverText = QStringLiteral("%1 (%2)\n|F| = %3 N\n|D| = %4")
                         .arg(QString::fromStdString(g.constraintNames[size_t(seg.index)]),
-                             QString::fromUtf8(core::toString(g.constraintKinds[size_t(seg.index)])), number(F, 4),
+                             QString::fromUtf8(core::constraintType(g.constraintDefs[size_t(seg.index)].kind).label), number(F, 4),
                              number(c.deviation, 3));
       if (T > 0) m_hoverText += QStringLiteral("\n|T| = %1 N m").arg(number(T, 4));
     } else if (seg.kind == K::Spring) {

@@ -36,8 +36,7 @@ const ConstraintType& distanceType() {
           return p.kind == PointRef::Kind::BodyPoint || p.kind == PointRef::Kind::BodyLocal;
         };
         if (!onBody(c.a) && !onBody(c.b)) failAt(where, "at least one of a and b must be a point on a body");
-        if (onBody(c.a) && onBody(c.b) && c.a.body == c.b.body)
-          failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+        if (onBody(c.a) && onBody(c.b)) requireTwoBodies(c, where);
       },
       .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
         return {std::make_shared<Distance>(r.point(c.a), r.point(c.b), c.length)};

@@ -1,13 +1,13 @@
 #include "core/constraints/hinge.h"
 
+#include "core/constraint_parts.h"
 #include "core/constraints/point_to_point.h"
 
 namespace tether::core {
 
 HingeAxis::HingeAxis(int bodyA, Vec3 axisA, int bodyB, Vec3 axisB)
     : m_a(bodyA), m_b(bodyB), m_axisA(axisA.normalized()), m_n(axisB.normalized()) {
-  orthonormalBasis(m_n, m_e1, m_e2);
-  if (m_e1.cross(m_e2).dot(m_n) < 0.0) m_e2 = -m_e2;
+  orthonormalBasis(m_n, m_e1, m_e2);  // right-handed: e1 x e2 = n
 }
 
 void HingeAxis::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
@@ -16,31 +16,14 @@ void HingeAxis::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   const BodyKinematics& B = ctx.bodies[static_cast<size_t>(m_b)];
   const Vec3 b = A.R * m_axisA;
   const Vec3 N = B.R * m_n, e1 = B.R * m_e1, e2 = B.R * m_e2;
-  // (see hinge.h) exactly opposite axes (1 + N . b = 0 to rounding): take a tilt along e1
-  double onePlusC = 1.0 + N.dot(b);
-  Eigen::Vector2d s(e1.dot(b), e2.dot(b));
-  if (onePlusC < 1e-12) {
-    onePlusC = 1e-12;
-    if (s.norm() < 1e-12) s = Eigen::Vector2d(1e-12, 0.0);
-  }
-  const double k = 2.0 / onePlusC;
-  const Eigen::Vector2d D = k * s;
+  // (see hinge.h) b's motion relative to B: v_r = w_r x b, a_r = w_r x (w_A x b) - w_B x v_r
   const Vec3 wr = A.w - B.w;
-  const Vec3 vr = wr.cross(b);                                  // v_r = w_r x b
-  const Vec3 ar = wr.cross(A.w.cross(b)) - B.w.cross(vr);       // a_r
-  const double nv = N.dot(vr), na = N.dot(ar);
-  const Eigen::Vector2d D1 = k * (Eigen::Vector2d(e1.dot(vr), e2.dot(vr)) - 0.5 * D * nv);
-  const Eigen::Vector2d c = k * (Eigen::Vector2d(e1.dot(ar), e2.dot(ar)) - 0.5 * D * na) - (k * nv) * D1;
-  out.D.head<2>() = D;
-  out.D1.head<2>() = D1;
-  out.c.head<2>() = c;
+  const Vec3 vr = wr.cross(b);
+  const Vec3 ar = wr.cross(A.w.cross(b)) - B.w.cross(vr);
+  const Mat33 JaA = axisTiltRows(b, N, e1, e2, vr, ar, out);
   out.point[0] = A.x;
   out.point[1] = B.x;
-  // Ja_A = -P [b]x: row i is -k (e_i - (D_i/2) N)^T [b]x = (-k (e_i - D_i/2 N) x b)^T (as in
-  // orientation.cpp); Ja_B = -Ja_A. A fixed body gets no columns.
-  Mat33 JaA = Mat33::Zero();
-  JaA.row(0) = (-k * (e1 - 0.5 * D(0) * N).cross(b)).transpose();
-  JaA.row(1) = (-k * (e2 - 0.5 * D(1) * N).cross(b)).transpose();
+  // Ja_B = -Ja_A; a fixed body gets no columns
   if (A.invMass > 0.0) out.Ja[out.slot(m_a)] = JaA;
   if (B.invMass > 0.0) out.Ja[out.slot(m_b)] = -JaA;
 }
@@ -58,9 +41,7 @@ const ConstraintType& hingeType() {
                  {.key = "b", .label = "Point B", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::b},
                  {.key = "axis_a", .label = "Axis in A", .kind = F::Kind::Direction, .vector = &ConstraintDef::axis},
                  {.key = "axis_b", .label = "Axis in B", .kind = F::Kind::Direction, .vector = &ConstraintDef::axisB}},
-      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) {
-        if (c.a.body == c.b.body) failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
-      },
+      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) { requireTwoBodies(c, where); },
       // A hinge's axis is a line: which way each axis points must not matter. Aligning a with -N
       // would start at the deviation's one singular point (1 + N . b = 0: the model never
       // assembles and gains energy without bound), so b's axis is taken in the sense nearer to

@@ -1,5 +1,7 @@
 #include "core/constraints/orientation.h"
 
+#include "core/constraint_parts.h"
+
 namespace tether::core {
 
 Orientation::Orientation(int body, Vec3 axisBody, Vec3 direction)
@@ -15,32 +17,12 @@ void Orientation::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.clear(2, 2);
   const BodyKinematics& kin = ctx.bodies[static_cast<size_t>(m_body)];
   const Vec3 b = kin.R * m_axis;
-  const Vec3& N = m_dir;
-  // (see orientation.h) s = E^T b, k = 2 / (1 + N . b); exactly opposite (1 + N . b = 0 to
-  // rounding): any tilt turns b back, take e1
-  double onePlusC = 1.0 + N.dot(b);
-  Eigen::Vector2d s(m_e1.dot(b), m_e2.dot(b));
-  if (onePlusC < 1e-12) {
-    onePlusC = 1e-12;
-    if (s.norm() < 1e-12) s = Eigen::Vector2d(1e-12, 0.0);
-  }
-  const double k = 2.0 / onePlusC;
-  const Eigen::Vector2d D = k * s;
   const Vec3 v = kin.w.cross(b);             // b'
   const Vec3 a = kin.w.cross(v);             // w x (w x b)
-  const double nv = N.dot(v), na = N.dot(a);
-  const Eigen::Vector2d D1 = k * (Eigen::Vector2d(m_e1.dot(v), m_e2.dot(v)) - 0.5 * D * nv);
-  const Eigen::Vector2d c = k * (Eigen::Vector2d(m_e1.dot(a), m_e2.dot(a)) - 0.5 * D * na) - (k * nv) * D1;
-  out.D.head<2>() = D;
-  out.D1.head<2>() = D1;
-  out.c.head<2>() = c;
+  const Mat33 Ja = axisTiltRows(b, m_dir, m_e1, m_e2, v, a, out);  // (see orientation.h)
   out.point[0] = out.point[1] = kin.x;
   if (kin.invMass == 0.0) return;  // fixed body: nothing can turn it
-  const int slot = out.slot(m_body);
-  // Ja = -k (E^T - (D/2) N^T) [b]x: row i is -k (e_i - (D_i/2) N)^T [b]x = k (b x (e_i - D_i/2 N))^T
-  // ((x^T [b]x) y = x . (b x y) = (x x b) . y, so x^T [b]x = (x x b)^T)
-  out.Ja[slot].row(0) = (-k * (m_e1 - 0.5 * D(0) * N).cross(b)).transpose();
-  out.Ja[slot].row(1) = (-k * (m_e2 - 0.5 * D(1) * N).cross(b)).transpose();
+  out.Ja[out.slot(m_body)] = Ja;
 }
 
 const ConstraintType& orientationType() {

@@ -18,9 +18,7 @@ const ConstraintType& pointToPointType() {
                      "Click a control point, then a control point of another body.",
       .fields = {{.key = "a", .label = "Point A", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
                  {.key = "b", .label = "Point B", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::b}},
-      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) {
-        if (c.a.body == c.b.body) failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
-      },
+      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) { requireTwoBodies(c, where); },
       .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
         return {std::make_shared<PointToPoint>(r.point(c.a), r.point(c.b))};
       },

@@ -18,11 +18,6 @@ namespace {
 
 using test::pt;
 
-double mechanical(const Simulation& sim) {
-  const Energy e = energy(sim.model(), sim.state());
-  return e.kinetic + e.gravity + e.springs;
-}
-
 Vec3 omega(const Simulation& sim, int b) {
   std::vector<BodyKinematics> kin;
   bodyKinematics(sim.model(), sim.state().params, sim.state().bodies, kin);
@@ -129,12 +124,12 @@ TEST(Hinge, TiltedAxisSwingDoesNoWorkAndTurnsAboutTheAxisOnly) {
   s.constraints.push_back(hinge(pt("door", "hinge"), door.orientation.conjugate() * n, pt("post", "pivot"), n));
   auto sim = test::simulate(s);
   ASSERT_TRUE(sim->advanceTo(0.01).ok);
-  const double e0 = mechanical(*sim), scale = massProperties(door).mass * 9.81 * 0.3;
+  const double e0 = test::mechanicalEnergy(*sim), scale = massProperties(door).mass * 9.81 * 0.3;
   double worstE = 0.0, worstOff = 0.0, worstGap = 0.0, swing = 0.0;
   std::vector<double> dev;
   for (double t = 0.05; t <= 20.0; t += 0.05) {
     ASSERT_TRUE(sim->advanceTo(t).ok);
-    worstE = std::max(worstE, std::abs(mechanical(*sim) - e0) / scale);
+    worstE = std::max(worstE, std::abs(test::mechanicalEnergy(*sim) - e0) / scale);
     const Vec3 w = omega(*sim, 1);
     worstOff = std::max(worstOff, (w - w.dot(n) * n).norm());
     swing = std::max(swing, std::abs(w.dot(n)));
@@ -167,11 +162,11 @@ TEST(Hinge, AxesGivenOppositeWaysHingeTheSame) {
     s.bodies.push_back(leaf);
     s.constraints.push_back(hinge(pt("leaf", "hinge"), Vec3::UnitY(), pt("post", "pivot"), sign * Vec3::UnitY()));
     auto sim = test::simulate(s);
-    const double e0 = mechanical(*sim);
+    const double e0 = test::mechanicalEnergy(*sim);
     EXPECT_TRUE(sim->advanceTo(3.0).ok);
     std::vector<double> dev;
     sim->deviations(dev);
-    return std::make_pair(std::max(dev[0], dev[1]), std::abs(mechanical(*sim) - e0));
+    return std::make_pair(std::max(dev[0], dev[1]), std::abs(test::mechanicalEnergy(*sim) - e0));
   };
   const auto same = run(1.0), opposite = run(-1.0);
   EXPECT_LT(same.first, 1e-8);

@@ -16,11 +16,6 @@ namespace {
 using test::pt;
 using test::rod;
 
-double mechanical(const Simulation& sim) {
-  const Energy e = energy(sim.model(), sim.state());
-  return e.kinetic + e.gravity + e.springs;
-}
-
 // The spin of body b about its own local z axis (a rod's long axis), rad/s.
 double axialSpin(const Simulation& sim, int b) {
   std::vector<BodyKinematics> kin;
@@ -43,13 +38,13 @@ TEST(LongRun, ThinRodPendulumAtDefaultSettingsKeepsItsEnergyAndNoAxialSpin) {
     s.constraints.push_back(test::pointToNail("hang", pt("rod", "end1"), "nail"));
     Simulation sim(std::make_shared<const Model>(compile(s)));
     ASSERT_TRUE(sim.advanceTo(3.0).ok);  // assembled (it starts met) and swinging
-    const double e0 = mechanical(sim);
+    const double e0 = test::mechanicalEnergy(sim);
     const double swing = 1.0 * 9.81 * sim.model().bodies[0].mass;  // ~ m g (the rod's drop), J
     double worstE = 0.0, worstSpin = 0.0;
     for (double t = 5.0; t <= 120.0; t += 5.0) {
       const AdvanceResult r = sim.advanceTo(t);
       ASSERT_TRUE(r.ok) << r.message;
-      worstE = std::max(worstE, std::abs(mechanical(sim) - e0));
+      worstE = std::max(worstE, std::abs(test::mechanicalEnergy(sim) - e0));
       worstSpin = std::max(worstSpin, std::abs(axialSpin(sim, 0)));
     }
     EXPECT_LT(worstE, 0.01 * swing);
@@ -80,11 +75,11 @@ TEST(LongRun, OrientationConstraintDoesNoWork) {
     }
     Simulation sim(std::make_shared<const Model>(compile(s)));
     EXPECT_TRUE(sim.advanceTo(2.0).ok);
-    const double e0 = mechanical(sim), scale = sim.model().bodies[0].mass * 9.81 * 0.5;
+    const double e0 = test::mechanicalEnergy(sim), scale = sim.model().bodies[0].mass * 9.81 * 0.5;
     double worst = 0.0;
     for (double t = 2.1; t <= 60.0; t += 0.1) {
       EXPECT_TRUE(sim.advanceTo(t).ok);
-      worst = std::max(worst, std::abs(mechanical(sim) - e0) / scale);
+      worst = std::max(worst, std::abs(test::mechanicalEnergy(sim) - e0) / scale);
     }
     return worst;
   };
@@ -130,11 +125,11 @@ TEST(LongRun, SequentialImpulsesFollowTheCompoundPendulum) {
   s.settings.solver = SolverKind::SequentialImpulses;
   Simulation si(std::make_shared<const Model>(compile(s)));
   const double scale = 9.81 * (si.model().bodies[0].mass * 0.5 + si.model().bodies[1].mass * 1.0);  // ~ the drop, J
-  const double e0 = mechanical(si);
+  const double e0 = test::mechanicalEnergy(si);
   double worst = 0.0;
   for (double t = 0.1; t <= 5.0 + 1e-9; t += 0.1) {
     ASSERT_TRUE(si.advanceTo(t).ok);
-    worst = std::max(worst, std::abs(mechanical(si) - e0));
+    worst = std::max(worst, std::abs(test::mechanicalEnergy(si) - e0));
     if (std::abs(t - 3.0) < 1e-9) {
       ASSERT_TRUE(reference.advanceTo(3.0).ok);
       for (size_t b = 0; b < 2; ++b) EXPECT_LT((si.state().bodies[b].x - reference.state().bodies[b].x).norm(), 0.01);
@@ -161,13 +156,13 @@ TEST(LongRun, StiffSpringOnASliderKeepsItsEnergy) {
   s.forces.push_back(test::springToNail("spring", "anchor", pt("bead", "center"), 3500.0, 0.1));  // w = 82 rad/s
   Simulation sim(std::make_shared<const Model>(compile(s)));
   ASSERT_TRUE(sim.advanceTo(0.5).ok);
-  const double e0 = mechanical(sim);
+  const double e0 = test::mechanicalEnergy(sim);
   const double scale = energy(sim.model(), sim.model().initialState()).springs;
   double worst = 0.0;
   for (double t = 0.51; t <= 60.0; t += 0.01) {
     const AdvanceResult r = sim.advanceTo(t);
     ASSERT_TRUE(r.ok) << r.message;
-    worst = std::max(worst, std::abs(mechanical(sim) - e0));
+    worst = std::max(worst, std::abs(test::mechanicalEnergy(sim) - e0));
   }
   EXPECT_LT(worst, 0.01 * scale);
 }
@@ -198,11 +193,11 @@ TEST(LongRun, ViolentStiffSpringOnLightLinksIsSubstepped) {
     const double rest = (Vec3(0.4, 0.3, 1.5) - at).norm() - 0.3;
     s.forces.push_back(test::springToNail("spring", "pull", pt("link2", "end2"), 20000.0, rest));
     Simulation sim(std::make_shared<const Model>(compile(s)));
-    const double e0 = mechanical(sim);
+    const double e0 = test::mechanicalEnergy(sim);
     for (double t = 0.1; t <= 20.0 + 1e-9; t += 0.1) {
       const AdvanceResult r = sim.advanceTo(t);
       ASSERT_TRUE(r.ok) << r.message;
-      EXPECT_LT(mechanical(sim), e0 * 1.01 + 1e-9) << "t = " << t;
+      EXPECT_LT(test::mechanicalEnergy(sim), e0 * 1.01 + 1e-9) << "t = " << t;
     }
     EXPECT_GT(sim.context().evaluations, (integrator == IntegratorKind::RK4 ? 4 : 1) * 20000);  // (it did substep)
   }

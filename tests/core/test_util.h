@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "core/forces.h"
 #include "core/model.h"
 #include "core/scene.h"
 #include "core/simulation.h"
@@ -96,6 +97,9 @@ inline Scene compoundPendulum(double tau) {
   s.constraints.push_back(pointToPoint("joint", pt("upper", "end2"), pt("lower", "end1")));
   return s;
 }
+
+// Kinetic + gravity + spring energy of the simulation's state, J.
+inline double mechanicalEnergy(const Simulation& sim) { return energy(sim.model(), sim.state()).total(); }
 
 inline std::unique_ptr<Simulation> simulate(const Scene& s) {
   return std::make_unique<Simulation>(std::make_shared<const Model>(compile(s)));
