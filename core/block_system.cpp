@@ -61,8 +61,8 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       Mat3& X = m_xBody[size_t(x)];
       Mat3& D = m_ldlt.diag(sl.node);
       padded |= r.d < 3;
-      if (r.unit[s]) {  // a point's Jacobian: Jl = u 1, Ja = [a]x
-        const Vec3 a = r.skewArm(s);
+      if (r.pointPart.has(s)) {  // a point's Jacobian: Jl = u 1, Ja = [a]x
+        const Vec3 a = r.pointPart.skewArm(s);
         X = skewTimes(a, k.invI);
         addTimesSkewTSymmetric(D, X, a);  // X Ja^T = Ja I^-1 Ja^T
         D.diagonal().array() += k.invMass;
@@ -80,9 +80,10 @@ void BlockSystem::assemble(const std::vector<ConstraintRows>& rows, const std::v
       const ConstraintRows& rb = rows[size_t(b.constraint)];
       const Mat3& X = m_xBody[size_t(pb.a)];
       Mat3 blk;
-      if (rb.unit[b.slot]) blk = timesSkewT(X, rb.skewArm(b.slot));
+      if (rb.pointPart.has(b.slot)) blk = timesSkewT(X, rb.pointPart.skewArm(b.slot));
       else blk.noalias() = X * rb.Ja[b.slot].transpose();
-      if (ra.unit[a.slot] && rb.unit[b.slot]) blk.diagonal().array() += k.invMass * double(ra.unit[a.slot] * rb.unit[b.slot]);
+      if (ra.pointPart.has(a.slot) && rb.pointPart.has(b.slot))
+        blk.diagonal().array() += k.invMass * double(ra.pointPart.unit[a.slot] * rb.pointPart.unit[b.slot]);
       else blk.noalias() += k.invMass * ra.jlBlock(a.slot) * rb.jlBlock(b.slot).transpose();
       m_ldlt.addOffDiag(pb.edge, blk);
     }

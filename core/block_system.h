@@ -15,7 +15,7 @@ class BlockSystem {
  public:
   // Choose the constraints (indices into rows) and build M's structure for them.
   // incidence: per body, the (constraint, slot) pairs of every active constraint. layout: a
-  // number that changes whenever some constraint's bodies change (ConstraintSystem::evaluate):
+  // number that changes whenever some constraint's bodies change (ConstraintAssembly::evaluate):
   // with the same number and the same constraints the structure is known to be unchanged.
   void select(const std::vector<int>& constraints, const std::vector<ConstraintRows>& rows,
               const std::vector<std::vector<std::pair<int, int>>>& incidence, long layout);

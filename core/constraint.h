@@ -19,11 +19,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
 #include <vector>
 
 #include "core/math.h"
 #include "core/model.h"
+#include "core/point_constraint_part.h"
 
 namespace tether::core {
 
@@ -73,25 +75,24 @@ inline void addRows(Eigen::VectorXd& v, Eigen::Index o, const Vec3& x, int d) {
 }
 
 // One constraint's rows, evaluated at a state. At most 3 rows, 3 force dofs and 2 bodies;
-// only the top d rows / left f columns are meaningful. The fields the solver reads every step
-// come first: a held point pair (header, D, D1, arm) is read from the first two cache lines
-// alone (the struct is aligned to them; at 10 000 constraints the step waits on memory).
+// only the top d rows / left f columns are meaningful. Each slot's Jacobian is either plain
+// d x 3 blocks (Jl, Ja: every type but the point pairs) or the point pair's implicit one
+// (pointPart, core/point_constraint_part.h); the accessors below read either. The fields the
+// solver reads every step come first: a point pair (header, D, D1, pointPart) is read from the
+// first two cache lines alone (the struct is aligned to them; at 10 000 constraints the step
+// waits on memory).
 struct alignas(64) ConstraintRows {
   int d = 0;                       // rows of D
   int f = 0;                       // entries of Fc
   int nb = 0;                      // moving bodies involved (0..2)
   int body[2] = {-1, -1};
-  // unit[s] != 0: slot s has a point's own Jacobian (constraint_parts.h), Jl = unit[s] * identity
-  // and Ja = [arm[s]]x, and Jl[s], Ja[s] are not filled in (read the blocks through the
-  // accessors below, which also skip the products with them)
-  signed char unit[2] = {0, 0};
   bool customForce = false;        // G/H below instead of the J^T default
   Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
   Vec3 D1 = Vec3::Zero();          // dD/dt
-  Vec3 arm[2];                     // unit slots only: see unit
+  PointConstraintPart pointPart;   // slots with a point's implicit Jacobian (Jl, Ja then not filled in)
   Vec3 c = Vec3::Zero();           // the part of D2 not from body accelerations
   Vec3 point[2];                   // where the constraint acts, world (for drawing)
-  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body (other than unit slots)
+  Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body (other than point slots)
   Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc (customForce only)
 
   void clear(int rows, int dofs) {
@@ -99,7 +100,7 @@ struct alignas(64) ConstraintRows {
     f = dofs;
     nb = 0;
     body[0] = body[1] = -1;
-    unit[0] = unit[1] = 0;
+    pointPart.unit[0] = pointPart.unit[1] = 0;
     Jl[0].setZero(); Jl[1].setZero(); Ja[0].setZero(); Ja[1].setZero();
     D.setZero(); D1.setZero(); c.setZero();
     customForce = false;
@@ -112,18 +113,15 @@ struct alignas(64) ConstraintRows {
     body[nb] = b;
     return nb++;
   }
-  // Slot s's Jacobian blocks and their products, with a unit slot's shortcuts:
-  // Jl x = u x, Ja x = a x x, Ja^T x = -a x x = x x a.
-  Mat33 jlBlock(int s) const { return unit[s] ? Mat33(double(unit[s]) * Mat33::Identity()) : Jl[s]; }
-  Mat33 jaBlock(int s) const { return unit[s] ? skew(arm[s]) : Ja[s]; }
-  Vec3 jl(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s] * x); }
-  Vec3 jlT(int s, const Vec3& x) const { return unit[s] ? Vec3(double(unit[s]) * x) : Vec3(Jl[s].transpose() * x); }
-  Vec3 ja(int s, const Vec3& x) const { return unit[s] ? Vec3(arm[s].cross(x)) : Vec3(Ja[s] * x); }
-  Vec3 jaT(int s, const Vec3& x) const { return unit[s] ? Vec3(x.cross(arm[s])) : Vec3(Ja[s].transpose() * x); }
-  // A unit slot's Ja = -unit [r]x, r the point's offset from its body's centre (world), is the
-  // cross-product matrix [a]x of a = -unit r: that a.
-  const Vec3& skewArm(int s) const { return arm[s]; }
+  // Slot s's Jacobian blocks and their products, whichever way the slot holds them.
+  Mat33 jlBlock(int s) const { return pointPart.has(s) ? pointPart.jlBlock(s) : Jl[s]; }
+  Mat33 jaBlock(int s) const { return pointPart.has(s) ? pointPart.jaBlock(s) : Ja[s]; }
+  Vec3 jl(int s, const Vec3& x) const { return pointPart.has(s) ? pointPart.jl(s, x) : Vec3(Jl[s] * x); }
+  Vec3 jlT(int s, const Vec3& x) const { return pointPart.has(s) ? pointPart.jlT(s, x) : Vec3(Jl[s].transpose() * x); }
+  Vec3 ja(int s, const Vec3& x) const { return pointPart.has(s) ? pointPart.ja(s, x) : Vec3(Ja[s] * x); }
+  Vec3 jaT(int s, const Vec3& x) const { return pointPart.has(s) ? pointPart.jaT(s, x) : Vec3(Ja[s].transpose() * x); }
 };
+static_assert(offsetof(ConstraintRows, c) == 128, "a point pair's solver fields fill the first two cache lines");
 
 // The (at most two) bodies a constraint involves, without allocating.
 struct BodyList {

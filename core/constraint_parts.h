@@ -62,7 +62,7 @@ inline void addPointJacobian(ConstraintRows& out, const AnchorKinematics& k, con
   if (k.body < 0) return;
   const int s = out.slot(k.body);
   const int d = out.d;
-  out.unit[s] = 0;
+  out.pointPart.unit[s] = 0;
   out.Jl[s].topRows(d) += sign * E.topRows(d);
   out.Ja[s].topRows(d) -= sign * E.topRows(d) * skew(k.r);
 }
@@ -70,13 +70,13 @@ inline void addPointJacobian(ConstraintRows& out, const AnchorKinematics& k, con
 // The point pair D = p2 - p1 (point-to-nail, -path and -point all reduce to it):
 //   D1 = v2 - v1, D2 = (J a)_2 - (J a)_1 + acc2 - acc1.
 // Sets every field of out the solver reads (no clear() needed; this is the solver's hottest
-// evaluation): per body Jl = sign 1 and Ja = -sign [r]x, flagged as a unit slot with its arm
-// -sign r and not written out (at 10 000 constraints the step waits on memory).
+// evaluation): per body Jl = sign 1 and Ja = -sign [r]x, kept as a PointConstraintPart slot
+// (sign, arm -sign r) and not written out (at 10 000 constraints the step waits on memory).
 inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2, ConstraintRows& out) {
   out.d = out.f = 3;
   out.nb = 0;
   out.body[0] = out.body[1] = -1;
-  out.unit[0] = out.unit[1] = 0;
+  out.pointPart.unit[0] = out.pointPart.unit[1] = 0;
   out.customForce = false;
   out.D = k2.p - k1.p;
   out.D1 = k2.v - k1.v;
@@ -94,8 +94,8 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
     if (k.body < 0) return;
     const int s = out.nb++;
     out.body[s] = k.body;
-    out.unit[s] = static_cast<signed char>(sign);
-    out.arm[s] = -sign * k.r;
+    out.pointPart.unit[s] = static_cast<signed char>(sign);
+    out.pointPart.arm[s] = -sign * k.r;
   };
   side(k1, -1.0);
   side(k2, 1.0);

@@ -274,7 +274,7 @@ std::string formatCheck(const CheckReport& r) {
   o << "constraint system: " << r.rows << " x " << r.cols << ", rank " << r.rank;
   if (r.unanalysedRows > 0)
     o << " of the " << r.rows - r.unanalysedRows << " rows analysed (" << r.unanalysedRows
-      << " rows are in groups of joined constraints larger than the " << ConstraintSystem::kRankAnalysisLimit
+      << " rows are in groups of joined constraints larger than the " << kRankAnalysisLimit
       << " the rank analysis takes; the solver found M singular there)";
   else if (r.rank < r.rows) o << " (rank-deficient by " << r.rows - r.rank << ")";
   o << "\nresidual |M Fc + B|: " << r.residual << "\n";

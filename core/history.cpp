@@ -8,7 +8,7 @@ namespace tether::core {
 std::size_t stateBytes(const State& s) {
   const Params& p = s.params;
   return sizeof(State) + s.bodies.capacity() * sizeof(BodyState) +
-         (s.impulses.capacity() + s.lastForce.capacity() + s.rateOffset.capacity() + s.spinTrend.dw.capacity()) * sizeof(Vec3) + s.assembled.capacity() +
+         (s.memory.impulses.capacity() + s.memory.lastForce.capacity() + s.memory.rateOffset.capacity() + s.memory.spinTrend.dw.capacity()) * sizeof(Vec3) + s.memory.assembled.capacity() +
          p.bodyActive.capacity() + p.constraintEnabled.capacity() +
          p.tau.capacity() * sizeof(double) + p.forceEnabled.capacity() + p.force.capacity() * sizeof(ForceParams) +
          p.pathClock.capacity() * sizeof(PathClock);

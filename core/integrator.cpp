@@ -96,21 +96,21 @@ void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
 
 }  // namespace
 
-void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c) {
+void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c,
+                           StepMemory& memory) {
   c.h = h;
-  evaluateForces(model, p, t, c.y, c);
-  if (c.lastForce) recordPointPairForces(c.system, *c.lastForce);
-  if (c.rateOffset) c.system.takeRateOffsets(*c.rateOffset);
-  if (c.spinTrend) {
-    c.spinTrend->dw.resize(model.bodies.size());
-    c.spinTrend->h = h;
-  }
+  evaluateForces(model, p, t, c.y, c, &memory);
+  recordPointPairForces(c.system.assembly(), c.system.forces(), memory.lastForce);
+  c.system.takeRateOffsets(memory.rateOffset);
+  SpinTrend& trend = memory.spinTrend;
+  trend.dw.resize(model.bodies.size());
+  trend.h = h;
   std::vector<Vec3>& wMid = c.wMid;
   wMid.resize(model.bodies.size());
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const BodyKinematics& k = c.kin[b];
     if (k.invMass == 0.0) {  // fixed or inactive: does not move
-      if (c.spinTrend) c.spinTrend->dw[b].setZero();
+      trend.dw[b].setZero();
       continue;
     }
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
@@ -118,7 +118,7 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     c.y.segment<3>(i + 7) += h * c.F[b];
     c.y.segment<3>(i + 10) += h * c.T[b];
     const Vec3 L = c.y.segment<3>(i + 10), w0 = k.invI * L;  // (w0: the new rate at the start orientation)
-    if (c.spinTrend) c.spinTrend->dw[b] = w0 - k.w;
+    trend.dw[b] = w0 - k.w;
     // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
@@ -138,24 +138,20 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
 namespace {
 
 // The force stages up to assembly at (t, y): kinematics, external forces, constraint rows.
-void assembleAt(const Model& model, const Params& p, double t, StepContext& c) {
-  bodyKinematics(model, p, c.y, c.kin);
+void assembleAt(const Model& model, const Params& p, double t, StepContext& c, StepMemory& memory) {
+  computeKinematics(model, p, c.y, c);
   const EvalContext ectx{c.kin, model.paths, t, &p.pathClock};
-  for (size_t i = 0; i < c.F.size(); ++i) {
-    c.F[i].setZero();
-    c.T[i].setZero();
-  }
-  accumulateExternalForces(model, p, ectx, c.F, c.T);
-  c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h, c.assembled));
+  computeExternalForces(model, p, ectx, c);
+  c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h, &memory.assembled));
 }
 
 }  // namespace
 
 void stepSequentialImpulses(const Model& model, const Params& p, double t, double h, StepContext& c,
-                            std::vector<Vec3>& impulses) {
+                            StepMemory& memory) {
   c.h = h;
   ++c.evaluations;
-  assembleAt(model, p, t, c);
+  assembleAt(model, p, t, c, memory);
   const size_t nb = model.bodies.size();
   std::vector<Vec3>& P = c.P;
   std::vector<Vec3>& L = c.L;
@@ -166,10 +162,10 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
     P[i] = c.y.segment<3>(o + 7) + h * c.F[i];
     L[i] = c.y.segment<3>(o + 10) + h * c.T[i];  // world-frame L: no gyroscopic term
   }
-  Stabilization stab = stabilization(model.settings, h, c.assembled);
-  stab.rateOffset = c.rateOffset;
-  c.system.sequentialImpulses(model, p, stab, model.settings.solverIterations, P, L, impulses);
-  if (c.rateOffset) c.system.takeRateOffsets(*c.rateOffset);
+  Stabilization stab = stabilization(model.settings, h, &memory.assembled);
+  stab.rateOffset = &memory.rateOffset;
+  c.system.sequentialImpulses(p, stab, model.settings.solverIterations, P, L, memory.impulses);
+  c.system.takeRateOffsets(memory.rateOffset);
   for (size_t i = 0; i < nb; ++i) {
     const BodyKinematics& k = c.kin[i];
     if (k.invMass == 0.0) continue;
@@ -229,6 +225,19 @@ double stepRK45(const Model& model, const Params& p, double t, double h, double 
     }
     h *= factor;
   }
+}
+
+double integrate(const Model& model, const Params& p, double t, double h, StepContext& c, StepMemory& memory) {
+  if (model.settings.solver == SolverKind::SequentialImpulses) {
+    stepSequentialImpulses(model, p, t, h, c, memory);
+    return h;
+  }
+  switch (model.settings.integrator) {
+    case IntegratorKind::RK4: stepRK4(model, p, t, h, c); return h;
+    case IntegratorKind::SemiImplicitEuler: stepSemiImplicitEuler(model, p, t, h, c, memory); return h;
+    case IntegratorKind::RK45: return stepRK45(model, p, t, h, model.settings.tolerance, c);
+  }
+  return h;
 }
 
 }  // namespace tether::core

@@ -13,7 +13,9 @@ void stepRK4(const Model& model, const Params& params, double t, double h, StepC
 // Semi-implicit (symplectic) Euler: momenta first, then positions with the new velocities:
 //   P' = P + h F(y), L' = L + h T(y), x' = x + h P'/m, q' = exp(h w(q_half)) q with
 //   w(q) = R(q) I_body^-1 R(q)^T L' at the midpoint orientation (see integrator.cpp).
-void stepSemiImplicitEuler(const Model& model, const Params& params, double t, double h, StepContext& ctx);
+// memory: what the last step left (see StepMemory), updated for the next one.
+void stepSemiImplicitEuler(const Model& model, const Params& params, double t, double h, StepContext& ctx,
+                           StepMemory& memory);
 
 // Dormand-Prince 5(4) with error control: tries h, shrinking it until the scaled error
 // max_i |e_i| / (tol (1 + |y_i|)) <= 1. Returns the step taken; ctx.hNext holds the proposal
@@ -22,10 +24,14 @@ double stepRK45(const Model& model, const Params& params, double t, double h, do
 
 // Sequential impulses at the velocity level (settings.solver = sequential-impulses): momenta
 // get the external impulse, then the constraint impulses (ConstraintSystem::sequentialImpulses,
-// warm-started from and returning `impulses`), then positions move with the new velocities
+// warm-started from and returning memory.impulses), then positions move with the new velocities
 // (semi-implicit Euler).
 void stepSequentialImpulses(const Model& model, const Params& params, double t, double h, StepContext& ctx,
-                            std::vector<Vec3>& impulses);
+                            StepMemory& memory);
+
+// Stage "integrate": one step of the scene's stepper from t (sequential impulses when the
+// solver asks for it, else the integrator); returns the step taken (RK45 may take less than h).
+double integrate(const Model& model, const Params& params, double t, double h, StepContext& ctx, StepMemory& memory);
 
 // Renormalize every quaternion in y (those unit to rounding are left as they are); true if any
 // changed.

@@ -37,7 +37,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
   st.hNext = oldState.hNext;
   st.substeps = oldState.substeps;
   st.calmSteps = oldState.calmSteps;
-  st.spinTrend.h = oldState.spinTrend.h;
+  st.memory.spinTrend.h = oldState.memory.spinTrend.h;
 
   // the timeline up to t, with the new scene's events
   while (st.nextEvent < newModel.events.size() && newModel.events[st.nextEvent].time <= st.t) {
@@ -59,7 +59,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     const BodyModel& nm = newModel.bodies[i];
     BodyState& s = st.bodies[i];
     s = o;
-    if (size_t(j) < oldState.spinTrend.dw.size()) st.spinTrend.dw[i] = oldState.spinTrend.dw[size_t(j)];
+    if (size_t(j) < oldState.memory.spinTrend.dw.size()) st.memory.spinTrend.dw[i] = oldState.memory.spinTrend.dw[size_t(j)];
     if (nm.fixed) continue;
     if (om.mass != nm.mass || om.inertia != nm.inertia) {
       const Mat3 R = o.q.normalized().toRotationMatrix();
@@ -80,12 +80,12 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     const ConstraintDef* before = findConstraintDef(oldScene, name);
     const ConstraintDef* after = findConstraintDef(newScene, name);
     if (!before || !after || !(*before == *after)) continue;
-    if (size_t(j) < oldState.impulses.size()) st.impulses[c] = oldState.impulses[size_t(j)];
-    if (size_t(j) < oldState.assembled.size()) st.assembled[c] = oldState.assembled[size_t(j)];
-    if (size_t(j) < oldState.lastForce.size()) st.lastForce[c] = oldState.lastForce[size_t(j)];
-    if (size_t(j) < oldState.rateOffset.size()) {
-      if (st.rateOffset.empty()) st.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
-      st.rateOffset[c] = oldState.rateOffset[size_t(j)];
+    if (size_t(j) < oldState.memory.impulses.size()) st.memory.impulses[c] = oldState.memory.impulses[size_t(j)];
+    if (size_t(j) < oldState.memory.assembled.size()) st.memory.assembled[c] = oldState.memory.assembled[size_t(j)];
+    if (size_t(j) < oldState.memory.lastForce.size()) st.memory.lastForce[c] = oldState.memory.lastForce[size_t(j)];
+    if (size_t(j) < oldState.memory.rateOffset.size()) {
+      if (st.memory.rateOffset.empty()) st.memory.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+      st.memory.rateOffset[c] = oldState.memory.rateOffset[size_t(j)];
     }
   }
 

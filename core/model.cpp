@@ -186,10 +186,10 @@ State Model::initialState() const {
   st.t = 0.0;
   st.params = initialParams;
   for (const BodyModel& b : bodies) st.bodies.push_back(b.initial);
-  st.impulses.assign(constraints.size(), Vec3::Zero());
-  st.assembled.assign(constraints.size(), 0);
-  st.lastForce.assign(constraints.size(), Vec3::Zero());
-  st.spinTrend.dw.assign(bodies.size(), Vec3::Zero());
+  st.memory.impulses.assign(constraints.size(), Vec3::Zero());
+  st.memory.assembled.assign(constraints.size(), 0);
+  st.memory.lastForce.assign(constraints.size(), Vec3::Zero());
+  st.memory.spinTrend.dw.assign(bodies.size(), Vec3::Zero());
   st.nextEvent = 0;
   return st;
 }

@@ -28,10 +28,46 @@ double largestAssembled(const ConstraintSystem& sys, const std::vector<std::uint
 // The right-hand side mu: D (rates: D1) of the assembled constraints, 0 for the others.
 void gatherAssembled(const ConstraintSystem& sys, const std::vector<std::uint8_t>& assembled, bool rates,
                      Eigen::VectorXd& mu) {
-  mu.setZero(sys.report().rows);
+  mu.setZero(sys.assembly().rowCount());
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
     if (assembled[size_t(j)]) scatterRows(mu, sys.rowOffset()[size_t(j)], rates ? r.D1 : r.D, r.d);
+  }
+}
+
+// J W J^T over the assembled constraints whose deviation has a usable gradient at its solution
+// (Constraint::projectable), factorized by block LDL^T; regularized if singular (redundant
+// constraints), which keeps corrections bounded.
+void factorAssembled(StepContext& c, const std::vector<std::uint8_t>& assembled) {
+  const ConstraintAssembly& a = c.system.assembly();
+  c.chosen.clear();
+  for (int j : a.active())
+    if (assembled[size_t(j)] && a.projectable(j)) c.chosen.push_back(j);
+  c.projection.select(c.chosen, a.rows(), a.incidence(), a.layout());
+  if (c.chosen.empty()) return;
+  c.projection.assemble(a.rows(), a.kinematics());
+  if (!c.projection.factorize(0.0, false)) {
+    c.projection.assemble(a.rows(), a.kinematics());
+    c.projection.factorize(1e-8, false);
+  }
+}
+
+// (J W J^T) x = rhs with the factors of factorAssembled, in place (one value per row, stacked
+// like B; rows of constraints it left out come back 0).
+void solveAssembled(StepContext& c, Eigen::VectorXd& rhs) {
+  const ConstraintAssembly& a = c.system.assembly();
+  const std::vector<int>& nodes = c.projection.constraints();
+  Eigen::VectorXd& x = c.muNodes;
+  x.setZero(3 * static_cast<Eigen::Index>(nodes.size()));
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    const int j = nodes[node];
+    x.segment(3 * Eigen::Index(node), a.rows()[size_t(j)].d) = rhs.segment(a.rowOffset()[size_t(j)], a.rows()[size_t(j)].d);
+  }
+  if (!nodes.empty()) c.projection.solve(x);
+  rhs.setZero();
+  for (size_t node = 0; node < nodes.size(); ++node) {
+    const int j = nodes[node];
+    rhs.segment(a.rowOffset()[size_t(j)], a.rows()[size_t(j)].d) = x.segment(3 * Eigen::Index(node), a.rows()[size_t(j)].d);
   }
 }
 
@@ -121,8 +157,8 @@ void applyPositionCorrection(double alpha, StepContext& c) {
 bool positionNewtonStep(const Model& model, const Params& p, double t, StepContext& c,
                         const std::vector<std::uint8_t>& assembled, double maxD) {
   gatherAssembled(c.system, assembled, false, c.mu);
-  c.system.factorMassWeighted(model, assembled);
-  c.system.solveFactored(c.mu);
+  factorAssembled(c, assembled);
+  solveAssembled(c, c.mu);
   c.yBefore = c.y;
   bodyImpulses(c.system, c.mu, c);
   impulsesToDisplacements(c);
@@ -143,8 +179,8 @@ bool projectRates(const Model& model, StepContext& c, const std::vector<std::uin
   const double maxRate = largestAssembled(c.system, assembled, true);
   if (!(maxRate > 0.0)) return false;
   gatherAssembled(c.system, assembled, true, c.mu);
-  c.system.factorMassWeighted(model, assembled);
-  c.system.solveFactored(c.mu);
+  factorAssembled(c, assembled);
+  solveAssembled(c, c.mu);
   bodyImpulses(c.system, c.mu, c);
   if (!(largestRateAfterImpulses(model, c.system, assembled, c) < maxRate)) return false;
   applyMomentumCorrection(c);

@@ -145,7 +145,7 @@ struct EventDef {
 };
 
 enum class IntegratorKind { RK4, RK45, SemiImplicitEuler };
-// How the constraint-force equation is solved (see core/constraint_system.h):
+// How the constraint-force equation is solved (see core/constraint_solvers.h):
 //   auto: the sparse block LDL^T when M is symmetric, sparse least squares when it is not,
 //         dense SVD (or a regularized solve, for large systems) when M is singular
 //   dense-svd: always the paper's SVD (the reference)

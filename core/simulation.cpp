@@ -101,34 +101,29 @@ double Simulation::nextEventTime() const {
   return m_state.nextEvent < ev.size() ? ev[m_state.nextEvent].time : std::numeric_limits<double>::infinity();
 }
 
+StepMemory& Simulation::preparedMemory() {
+  const Model& m = *m_model;
+  StepMemory& memory = m_state.memory;
+  if (memory.assembled.size() != m.constraints.size()) memory.assembled.assign(m.constraints.size(), 0);
+  if (memory.lastForce.size() != m.constraints.size()) memory.lastForce.assign(m.constraints.size(), Vec3::Zero());
+  if (memory.impulses.size() != m.constraints.size()) memory.impulses.assign(m.constraints.size(), Vec3::Zero());
+  if (memory.spinTrend.dw.size() != m.bodies.size()) memory.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
+  return memory;
+}
+
 bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bool* tooFast) {
   const Model& m = *m_model;
   m_ctx.system.setResidualReported(false);
-  if (m_state.assembled.size() != m.constraints.size()) m_state.assembled.assign(m.constraints.size(), 0);
-  m_ctx.assembled = &m_state.assembled;
-  if (m_state.lastForce.size() != m.constraints.size()) m_state.lastForce.assign(m.constraints.size(), Vec3::Zero());
-  m_ctx.lastForce = &m_state.lastForce;
-  m_ctx.rateOffset = &m_state.rateOffset;
-  if (m_state.spinTrend.dw.size() != m.bodies.size()) m_state.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
-  m_ctx.spinTrend = &m_state.spinTrend;
+  StepMemory& memory = preparedMemory();
   packState();
   m_packed = false;  // (until the step succeeds)
-  double taken = h;
-  if (m.settings.solver == SolverKind::SequentialImpulses) {
-    if (m_state.impulses.size() != m.constraints.size()) m_state.impulses.assign(m.constraints.size(), Vec3::Zero());
-    stepSequentialImpulses(m, m_state.params, m_state.t, h, m_ctx, m_state.impulses);
-  } else switch (m.settings.integrator) {
-    case IntegratorKind::RK4: stepRK4(m, m_state.params, m_state.t, h, m_ctx); break;
-    case IntegratorKind::SemiImplicitEuler: stepSemiImplicitEuler(m, m_state.params, m_state.t, h, m_ctx); break;
-    case IntegratorKind::RK45:
-      taken = stepRK45(m, m_state.params, m_state.t, h, m.settings.tolerance, m_ctx);
-      m_state.hNext = m_ctx.hNext;
-      break;
-  }
+  const double taken = integrate(m, m_state.params, m_state.t, h, m_ctx, memory);
+  if (m.settings.integrator == IntegratorKind::RK45 && m.settings.solver != SolverKind::SequentialImpulses)
+    m_state.hNext = m_ctx.hNext;
   m_ctx.rowsCurrent = false;  // (y has moved on; a velocity-level projection sets it again)
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
-  if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, m_state.assembled)) {
+  if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, memory.assembled)) {
     if (normalizeQuaternions(m_ctx.y)) m_ctx.rowsCurrent = false;
     finite = allFiniteLong(m_ctx.y);
   }
@@ -228,11 +223,7 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
     // again from the start, in more substeps
     m_packed = false;
     m_ctx.rowsCurrent = false;
-    m_state.assembled = m_backup.assembled;
-    m_state.lastForce = m_backup.lastForce;
-    m_state.rateOffset = m_backup.rateOffset;
-    m_state.spinTrend = m_backup.spinTrend;
-    m_state.impulses = m_backup.impulses;
+    m_state.memory = m_backup.memory;
     n = std::min(2 * n, maxN);
   }
 }
@@ -281,20 +272,12 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     }
     // the last good state: a step changes only these before it knows it succeeded (the bodies
     // and t only after); assignment reuses the vectors' storage
-    m_backup.assembled = m_state.assembled;
-    m_backup.lastForce = m_state.lastForce;
-    m_backup.rateOffset = m_state.rateOffset;
-    m_backup.spinTrend = m_state.spinTrend;
-    m_backup.impulses = m_state.impulses;
+    m_backup.memory = m_state.memory;
     m_backup.hNext = m_state.hNext;
     std::string runningAway;
     const bool finite = stepSubdivided(h, runningAway);
     if (!finite || !runningAway.empty()) {
-      m_state.assembled.swap(m_backup.assembled);
-      m_state.lastForce.swap(m_backup.lastForce);
-      m_state.rateOffset.swap(m_backup.rateOffset);
-      std::swap(m_state.spinTrend, m_backup.spinTrend);
-      m_state.impulses.swap(m_backup.impulses);
+      std::swap(m_state.memory, m_backup.memory);
       m_state.hNext = m_backup.hNext;
       res.ok = false;
       res.message = finite ? runningAway
@@ -366,7 +349,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
 void Simulation::refresh() {
   m_ctx.system.setResidualReported(true);
   packState();
-  evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx);
+  evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx, &preparedMemory());
 }
 
 void Simulation::deviations(std::vector<double>& out) const {

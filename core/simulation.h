@@ -51,6 +51,8 @@ class Simulation {
   // runaway) is not taken either: runningAway says why, and the state stays as it was.
   // A step that would leave a body turning more than maxTurn per step is not taken either
   // (*tooFast set).
+  // The State's StepMemory, sized for the model.
+  StepMemory& preparedMemory();
   bool stepOnce(double h, std::string& runningAway, double maxTurn = std::numeric_limits<double>::infinity(),
                 bool* tooFast = nullptr);
   // stepOnce in as many substeps as the motion asks for (see simulation.cpp)

@@ -19,7 +19,7 @@
 //    "baumgarte": gamma = 2 alpha, omega2 = beta^2). "implicit" (D' = -D/h) is stable for
 //    any h and is not checked.
 //    Semi-implicit Euler solves for the rate at the end of the step (velocityTarget in
-//    core/constraint_system.cpp): D1' = (D1 - h omega2 D) / (1 + h gamma), then D' = D + h D1'.
+//    core/velocity_level.h): D1' = (D1 - h omega2 D) / (1 + h gamma), then D' = D + h D1'.
 //    With x = h / tau on the state (D, h D1) the map is
 //        A = 1/(1+2x) [[1 + 2x - x^2, 1], [-x^2, 1]],  det = 1/(1+2x),  tr = (2 + 2x - x^2)/(1+2x).
 //    Jury's conditions for z^2 - tr z + det: |det| < 1 (x > 0: yes); 1 - tr + det = x^2/(1+2x)

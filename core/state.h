@@ -64,10 +64,23 @@ struct Params {
 // Semi-implicit Euler: how each body's angular velocity changed over the last step (w at its
 // end, with the orientation at its start, minus w at its start), and that step's length. The
 // next step's held point pairs take w moved on by this trend as the first guess of their
-// arm-rotation term (see ConstraintSystem::correctHeldForArmRotation).
+// arm-rotation term (see VelocityLevelEquation::correctHeldForArmRotation).
 struct SpinTrend {
   std::vector<Vec3> dw;            // per body, rad/s
   double h = 0.0;                  // s (0: no step yet)
+};
+
+// What a step leaves for the next one: part of the State, so that a run resumed from a saved
+// State repeats the uninterrupted run bit for bit. The steppers take it as an argument.
+struct StepMemory {
+  std::vector<Vec3> impulses;      // sequential impulses: last step's impulse per constraint (warm start), N s
+  std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
+  std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N
+                                   // (the tension its geometric stiffness comes from; zero for other constraints)
+  SpinTrend spinTrend;
+  std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
+                                   // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
+                                   // empty (all held): unknown
 };
 
 struct State {
@@ -78,14 +91,7 @@ struct State {
   double hNext = 0.0;              // adaptive integrators: proposed next step, s (0 = none yet)
   int substeps = 1;                // fixed-step integrators: substeps per step now (see Simulation::stepSubdivided)
   int calmSteps = 0;               // steps in a row that half as many substeps would have taken
-  std::vector<Vec3> impulses;      // sequential impulses: last step's impulse per constraint (warm start), N s
-  std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
-  std::vector<Vec3> lastForce;     // semi-implicit Euler: last step's force of each point-pair constraint, world, N
-                                   // (the tension its geometric stiffness comes from; zero for other constraints)
-  SpinTrend spinTrend;
-  std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
-                                   // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
-                                   // empty (all held): unknown
+  StepMemory memory;               // what the last step left for the next one
 };
 
 }  // namespace tether::core

@@ -274,7 +274,7 @@ void expectScalarPinAssemblesAndHolds(const Vec3& nail, double length, const Vec
   for (; t < 10.0; t += 0.01) {  // assembled: within the projection's threshold
     ASSERT_TRUE(sim.advanceTo(t).ok);
     sim.deviations(dev);
-    if (dev[0] <= 1e-3 && !sim.state().assembled.empty() && sim.state().assembled[0]) break;
+    if (dev[0] <= 1e-3 && !sim.state().memory.assembled.empty() && sim.state().memory.assembled[0]) break;
   }
   ASSERT_LT(t, 10.0) << "never assembled: |D| = " << dev[0];
   double worst = 0.0;

@@ -221,10 +221,10 @@ TEST(Simulation, DivergenceKeepsTheLastGoodState) {
     EXPECT_EQ(a.bodies[i].x, b.bodies[i].x);
     EXPECT_EQ(a.bodies[i].P, b.bodies[i].P);
   }
-  EXPECT_EQ(a.assembled, b.assembled);
-  ASSERT_EQ(a.lastForce.size(), 1u);
-  EXPECT_GT(a.lastForce[0].norm(), 0.1);  // about the rod's weight (0.16 kg)
-  EXPECT_EQ(a.lastForce, b.lastForce);
+  EXPECT_EQ(a.memory.assembled, b.memory.assembled);
+  ASSERT_EQ(a.memory.lastForce.size(), 1u);
+  EXPECT_GT(a.memory.lastForce[0].norm(), 0.1);  // about the rod's weight (0.16 kg)
+  EXPECT_EQ(a.memory.lastForce, b.memory.lastForce);
 }
 
 // The external forces and torques on every body of a state.

@@ -323,7 +323,7 @@ TEST(Solver, WarmStartingHelpsSequentialImpulses) {
     for (int k = 1; k <= 240; ++k) {
       if (!warm) {
         State st = sim->state();
-        std::fill(st.impulses.begin(), st.impulses.end(), Vec3::Zero());
+        std::fill(st.memory.impulses.begin(), st.memory.impulses.end(), Vec3::Zero());
         sim->setState(st);
       }
       EXPECT_TRUE(sim->advanceTo(k * s.settings.dt).ok);
@@ -385,7 +385,7 @@ TEST(Solver, HeldConstraintsCancelTheirWholeDeviationOverTheScenesStep) {
     s.constraints.push_back(c);
     auto model = std::make_shared<const Model>(compile(s));
     State st = model->initialState();
-    st.assembled.assign(1, 1);  // held since an earlier step
+    st.memory.assembled.assign(1, 1);  // held since an earlier step
     Simulation sim(model, st);
     ASSERT_TRUE(sim.advanceTo(1e-8).ok);
     std::vector<BodyKinematics> kin;
@@ -401,7 +401,7 @@ TEST(Solver, HeldConstraintsCancelTheirWholeDeviationOverTheScenesStep) {
 // A held point pair drifts over an Euler step only at third order in h: with the velocity
 // target -D/h alone, a joint on a spinning body opens by h^2/2 w^2 |r| per step (the point's
 // centripetal motion), which the correction of the target by -h/2 c(u') removes
-// (ConstraintSystem::correctHeldForArmRotation). A 1 m rod spins at 5 rad/s about its pinned
+// (VelocityLevelEquation::correctHeldForArmRotation). A 1 m rod spins at 5 rad/s about its pinned
 // end, no gravity, held since an earlier step; one Euler step of h and one of h/2, before
 // projection. The joint's gap must be far below h^2/2 w^2 |r| and shrink like h^3 (a factor ~8
 // from h to h/2; a second-order drift would give 4).
@@ -418,13 +418,11 @@ TEST(Solver, HeldJointsOnSpinningBodiesDriftOnlyAtThirdOrder) {
     s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "nail"));
     const Model model = compile(s);
     State st = model.initialState();
-    st.assembled.assign(1, 1);
+    st.memory.assembled.assign(1, 1);
     StepContext ctx;
     ctx.reset(model);
-    ctx.assembled = &st.assembled;
-    ctx.lastForce = &st.lastForce;
     pack(st.bodies, ctx.y);
-    stepSemiImplicitEuler(model, st.params, 0.0, h, ctx);
+    stepSemiImplicitEuler(model, st.params, 0.0, h, ctx, st.memory);
     normalizeQuaternions(ctx.y);
     unpack(ctx.y, st.bodies);
     return (st.bodies[0].x + st.bodies[0].q * Vec3(0, 0, -r)).norm();
@@ -437,7 +435,7 @@ TEST(Solver, HeldJointsOnSpinningBodiesDriftOnlyAtThirdOrder) {
 }
 
 // The arm-rotation fixed point starts from c at w moved on by the body's change of w over the
-// last step (State::spinTrend): on a double pendulum of two 1 m rods swinging from horizontal
+// last step (StepMemory::spinTrend): on a double pendulum of two 1 m rods swinging from horizontal
 // (semi-implicit Euler at 240 Hz, 4 s) that first guess is within the pass threshold on 65 % of
 // the steps, which skip the correction's extra solve; with the trend dropped before every step
 // (the guess is then c at the start velocities) on 63 %. (The threshold is 1/40 of the
@@ -461,7 +459,7 @@ TEST(Solver, ArmRotationGuessFollowsTheSpinTrend) {
     for (int k = 1; k <= 960; ++k) {
       if (!trend) {
         State st = sim.state();
-        st.spinTrend.h = 0.0;
+        st.memory.spinTrend.h = 0.0;
         sim.setState(st);
       }
       EXPECT_TRUE(sim.advanceTo(k / 240.0).ok);
@@ -485,7 +483,7 @@ TEST(Solver, ArmRotationGuessFollowsTheSpinTrend) {
 // A heavy lamp (50 kg) on a chain of 20 thin rods (50 g, 10 cm), swinging from 30 degrees: the
 // links carry ~500 N, so at 240 Hz a link's geometric stiffness h^2 f r / I is ~10 and the plain
 // semi-implicit Euler step is unstable in the mode where neighbouring links turn opposite ways.
-// Without the geometric stiffness (dynamics.cpp) neighbouring links' angular velocities differed
+// Without the geometric stiffness (velocity_level.cpp) neighbouring links' angular velocities differed
 // by up to 19 rad/s while the chain swings at 1.1 rad/s (measured); with it they turn together.
 TEST(Solver, TautChainUnderAHeavyLoadSwingsWithoutZigzag) {
   constexpr int n = 20;

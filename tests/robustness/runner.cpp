@@ -111,7 +111,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
 
   std::vector<double> dev;
   std::vector<double> activeSince(nc, -1.0), assembledAt(nc, -1.0);
-  std::vector<std::uint8_t> held(nc, 0);  // State::assembled since it became active
+  std::vector<std::uint8_t> held(nc, 0);  // StepMemory::assembled since it became active
   std::vector<core::BodyKinematics> kin;
   std::vector<std::pair<double, double>> energies;  // (t, E) from t_asm on
   double keMax = 0.0, vMin = std::numeric_limits<double>::infinity(), vMax = -vMin;
@@ -141,7 +141,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
         out.heldDriftConstraint = model->constraintNames[j];
       }
       // held: the step's own flag (set when a step ends with |D_i| <= 1e-3, kept while active)
-      if (j < st.assembled.size() && st.assembled[j]) held[j] = 1;
+      if (j < st.memory.assembled.size() && st.memory.assembled[j]) held[j] = 1;
       const bool counted = t >= assembledAt[j] - 1e-12;
       if (!counted || dev[j] > 1e-3) allAssembled = false;
       if (counted) {

@@ -62,7 +62,7 @@ struct RunResult {
   double driftOverAt = -1.0;   // first time above the configuration's bound
   std::string driftConstraint;
 
-  // the same measured only once the step holds a constraint (State::assembled: a step ended
+  // the same measured only once the step holds a constraint (StepMemory::assembled: a step ended
   // with it met to 1e-3 m; re-armed when an event switches it off and on): a joint that opened
   // after it held, as opposed to an assembly not yet closed 15 tau after it began (which `drift`
   // also counts). Reported, not a criterion.

@@ -1,0 +1,227 @@
+#include "core/constraint_solvers.h"
+
+#include <Eigen/SVD>
+#include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/velocity_level.h"
+
+namespace tether::core {
+
+const char* toString(SolvePath p) {
+  switch (p) {
+    case SolvePath::None: return "none";
+    case SolvePath::BlockLdlt: return "sparse block LDL^T";
+    case SolvePath::SparseLeastSquares: return "sparse least squares";
+    case SolvePath::DenseSvd: return "dense SVD";
+    case SolvePath::Regularized: return "regularized sparse";
+  }
+  return "?";
+}
+
+bool BlockLdltSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc,
+                            SolveReport& report) {
+  m_factored = false;
+  const std::vector<int>& active = a.active();
+  const std::vector<ConstraintRows>& rows = a.rows();
+  m_system.select(active, rows, a.incidence(), a.layout());
+  m_system.assemble(rows, a.kinematics());
+  const bool ok = m_system.factorize(m_regularize ? kRegularization : 0.0, m_regularize || m_reportResidual);
+  if (!ok && !m_regularize) return false;
+  m_factored = ok && !m_regularize;
+  // right-hand side -B, padded to 3 per node (B itself when every constraint has 3 rows: rows
+  // are stacked in node order)
+  const int n = static_cast<int>(active.size());
+  const bool padded = a.rowCount() != 3 * n;
+  if (padded) {
+    m_r.setZero(3 * n);
+    for (int node = 0; node < n; ++node) {
+      const int j = active[size_t(node)];
+      m_r.segment(3 * node, rows[size_t(j)].d) = -B.segment(a.rowOffset()[size_t(j)], rows[size_t(j)].d);
+    }
+  } else {
+    m_r = -B;
+  }
+  m_x = m_r;
+  m_system.solve(m_x);
+  if (m_regularize) {
+    // iterative refinement against the unregularized matrix
+    Eigen::VectorXd r(3 * n), dx;
+    for (int it = 0; it < 2; ++it) {
+      m_system.multiply(m_x, r);
+      dx = m_r - r;
+      m_system.solve(dx);
+      m_x += dx;
+    }
+  }
+  report.path = m_regularize ? SolvePath::Regularized : SolvePath::BlockLdlt;
+  report.rank = m_regularize ? -1 : report.rows;
+  if (padded) {
+    for (int node = 0; node < n; ++node) {
+      const int j = active[size_t(node)];
+      fc.segment(a.colOffset()[size_t(j)], rows[size_t(j)].d) = m_x.segment(3 * node, rows[size_t(j)].d);
+    }
+  } else {
+    fc = m_x;  // (f = d: columns are stacked like the rows)
+  }
+  // residual M Fc + B, with the assembled blocks (kept for it)
+  if (!m_regularize && !m_reportResidual) {
+    report.residual = std::numeric_limits<double>::quiet_NaN();
+    return ok;
+  }
+  m_system.multiply(m_x, m_r);
+  double res = 0.0;
+  for (int node = 0; node < n; ++node) {
+    const int j = active[size_t(node)];
+    const int d = rows[size_t(j)].d;
+    res += (m_r.segment(3 * node, d) + B.segment(a.rowOffset()[size_t(j)], d)).squaredNorm();
+  }
+  report.residual = std::sqrt(res);
+  return ok;
+}
+
+bool LeastSquaresSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc,
+                               SolveReport& report) {
+  // minimum-norm least squares: Fc = M^T y, (M M^T) y = -B
+  const Eigen::SparseMatrix<double>& M = a.matrix();
+  Eigen::SparseMatrix<double> A = M * M.transpose();
+  double scale = 0.0;
+  for (int i = 0; i < A.rows(); ++i) scale = std::max(scale, A.coeff(i, i));
+  if (m_regularize) {
+    for (int i = 0; i < A.rows(); ++i) A.coeffRef(i, i) += kRegularization * scale;
+  }
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(A);
+  bool ok = ldlt.info() == Eigen::Success;
+  if (ok) {
+    const Eigen::VectorXd d = ldlt.vectorD();
+    ok = d.minCoeff() > 1e-12 * scale;
+  }
+  if (!ok && !m_regularize) return false;
+  Eigen::VectorXd y = ldlt.solve(-B);
+  if (m_regularize) {
+    const Eigen::SparseMatrix<double> A0 = M * M.transpose();
+    for (int it = 0; it < 2; ++it) y += ldlt.solve(-B - A0 * y);
+  }
+  fc = M.transpose() * y;
+  report.path = m_regularize ? SolvePath::Regularized : SolvePath::SparseLeastSquares;
+  report.rank = m_regularize ? -1 : report.rows;
+  report.residual = (M * fc + B).norm();
+  return ok;
+}
+
+bool DenseSvdSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc,
+                           SolveReport& report) {
+  report.path = SolvePath::DenseSvd;
+  const Eigen::SparseMatrix<double>& M = a.matrix();
+  m_dense = Eigen::MatrixXd(M);
+  if (!m_dense.allFinite()) {
+    fc.setConstant(report.cols, std::numeric_limits<double>::quiet_NaN());
+    report.residual = std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  // Scaled by a power of two to largest entry 1 (exact: the same solution, the same relative
+  // rank threshold): M's entries are m^-1 L^2, from 1e-36 to 1e36 within the limits of
+  // validate.h, and the SVD's internal products of them must neither underflow nor overflow.
+  const double peak = m_dense.cwiseAbs().maxCoeff();
+  if (peak == 0.0) {
+    fc.setZero(report.cols);
+    report.rank = 0;
+    report.residual = B.norm();
+    return true;
+  }
+  const double scale = std::ldexp(1.0, -std::ilogb(peak));
+  m_dense *= scale;
+  if (report.rows > 16 || report.cols > 16) {
+    Eigen::BDCSVD<Eigen::MatrixXd> svd(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(kRankTolerance);
+    fc = svd.solve(-B) * scale;
+    report.rank = static_cast<int>(svd.rank());
+  } else {
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m_dense, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(kRankTolerance);
+    fc = svd.solve(-B) * scale;
+    report.rank = static_cast<int>(svd.rank());
+  }
+  report.residual = (M * fc + B).norm();
+  return true;
+}
+
+void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params, const Stabilization& stab,
+                              int sweeps, std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses,
+                              Eigen::VectorXd& fc, std::vector<Vec3>& nextOffset) {
+  const std::vector<BodyKinematics>& kin = a.kinematics();
+  const std::vector<ConstraintRows>& rows = a.rows();
+  const double h = stab.h;
+  // per constraint: target rate, the explicit-time part of D1, and K = J W G with its
+  // minimum-norm inverse K^T (K K^T)^-1
+  std::vector<Vec3>& target = m_target;
+  std::vector<Mat33>& Kinv = m_kinv;
+  target.resize(rows.size());
+  Kinv.resize(rows.size());
+  auto rate = [&](const ConstraintRows& r) {  // J u with the current momenta
+    Vec3 ju = Vec3::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      const size_t b = size_t(r.body[s]);
+      ju += r.jl(s, kin[b].invMass * P[b]) + r.ja(s, kin[b].invI * L[b]);
+    }
+    return ju;
+  };
+  nextOffset.assign(rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+  for (int j : a.active()) {
+    const ConstraintRows& r = rows[size_t(j)];
+    const Vec3 g = inertiaTurn(r, kin);
+    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab, g);
+    nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
+    // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
+    // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
+    // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see
+    // VelocityLevelEquation::form): the target takes it off
+    const double turn = stab.held(j) ? 0.5 * h : h;
+    Vec3 ju0 = Vec3::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      const BodyKinematics& k = kin[size_t(r.body[s])];
+      ju0 += r.jl(s, k.v) + r.ja(s, k.w);
+    }
+    target[size_t(j)] = d1 - (r.D1 - ju0) - turn * g;
+    Mat33 K = Mat33::Zero();
+    for (int s = 0; s < r.nb; ++s) {
+      Mat33 G, H;
+      forceMap(r, s, G, H);
+      const BodyKinematics& k = kin[size_t(r.body[s])];
+      K.noalias() += k.invMass * r.jlBlock(s) * G + r.jaBlock(s) * k.invI * H;
+    }
+    // at most 3 x 3: fixed-capacity matrices, no allocation in the step
+    using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+    const Small Kd = K.topLeftCorner(r.d, r.f);
+    const Small KKt = Kd * Kd.transpose();
+    Mat33 inv = Mat33::Zero();
+    if (KKt.determinant() > 1e-300) inv.topLeftCorner(r.f, r.d) = Kd.transpose() * Small(KKt.inverse());
+    Kinv[size_t(j)] = inv;
+  }
+  auto apply = [&](const ConstraintRows& r, const Vec3& lambda) {
+    for (int s = 0; s < r.nb; ++s) {
+      Mat33 G, H;
+      forceMap(r, s, G, H);
+      P[size_t(r.body[s])] += G * lambda;
+      L[size_t(r.body[s])] += H * lambda;
+    }
+  };
+  // warm start with last step's impulses
+  for (int j : a.active()) apply(rows[size_t(j)], impulses[size_t(j)]);
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int j : a.active()) {
+      const ConstraintRows& r = rows[size_t(j)];
+      Vec3 err = target[size_t(j)] - rate(r);
+      for (int i = r.d; i < 3; ++i) err(i) = 0.0;
+      const Vec3 dl = Kinv[size_t(j)] * err;
+      impulses[size_t(j)] += dl;
+      apply(r, dl);
+    }
+  for (size_t j = 0; j < impulses.size(); ++j)
+    if (a.node()[j] < 0) impulses[j].setZero();
+  for (int j : a.active()) fc.segment(a.colOffset()[size_t(j)], rows[size_t(j)].f) = impulses[size_t(j)].head(rows[size_t(j)].f) / h;
+}
+
+}  // namespace tether::core

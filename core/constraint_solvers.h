@@ -1,0 +1,125 @@
+// Stage "solve": M Fc = -B for the rows of a ConstraintAssembly, one class per path behind one
+// interface (ConstraintSystem::solve picks the path, and says why):
+//  - BlockLdltSolver: when every active constraint applies virtual-work forces (G = J^T),
+//    M = J W J^T is symmetric positive semi-definite with one 3 x 3 block per pair of
+//    constraints sharing a body (core/block_ldlt.h): linear time on chains and trees, little
+//    fill on loops;
+//  - LeastSquaresSolver: when some constraint applies its own forces (the orientation
+//    constraint's pure torque) M is not square; the minimum-norm solution is Fc = M^T y with
+//    (M M^T) y = -B, by sparse LDL^T;
+//  - DenseSvdSolver: the paper's method and the reference: least squares / minimum norm for any
+//    shape and rank; auto uses it when M is singular (redundant or conflicting constraints) and
+//    not too large;
+//  - RegularizedSolver: singular and large: (M + lambda I) (or M M^T + lambda I) with
+//    lambda = 1e-10 of M's scale, then two steps of iterative refinement.
+// Sequential impulses (SequentialImpulses below) is not a solution of M Fc + B = 0 but a
+// velocity-level stepper: its unknowns are impulses applied to the momenta constraint by
+// constraint, sweep after sweep.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/block_system.h"
+#include "core/constraint_assembly.h"
+#include "core/right_hand_side.h"
+
+namespace tether::core {
+
+enum class SolvePath { None, BlockLdlt, SparseLeastSquares, DenseSvd, Regularized };
+const char* toString(SolvePath p);
+
+struct SolveReport {
+  int rows = 0;            // sum of d over active constraints
+  int cols = 0;            // sum of f
+  int rank = -1;           // numerical rank of M when the path knows it (SVD; full-rank sparse paths)
+  double residual = 0.0;   // |M Fc + B| (2-norm); NaN if not computed (see setResidualReported)
+  double bNorm = 0.0;      // |B|
+  SolvePath path = SolvePath::None;
+  const char* reason = "";  // why this path
+};
+
+class ConstraintSolver {
+ public:
+  virtual ~ConstraintSolver() = default;
+  // Fc (stacked by columns, sized here) with M Fc = -B (stacked by rows), or its least-squares /
+  // minimum-norm solution; sets report's path, rank and residual. False when this path cannot
+  // solve M as it is (singular without regularization): then Fc is not to be used.
+  virtual bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc,
+                     SolveReport& report) = 0;
+};
+
+// Relative regularization lambda of the regularized paths (times M's scale).
+inline constexpr double kRegularization = 1e-10;
+// Relative threshold below which singular values count as zero (times the largest).
+inline constexpr double kRankTolerance = 1e-10;
+
+class BlockLdltSolver final : public ConstraintSolver {
+ public:
+  explicit BlockLdltSolver(bool regularize = false) : m_regularize(regularize) {}
+  bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc, SolveReport& report) override;
+  // Whether a successful solve reports its residual (on by default). The step loop turns it
+  // off: the residual of a stable factorization is rounding, and it costs a copy of M and a
+  // product with it (~5 % of a step).
+  void setResidualReported(bool on) { m_reportResidual = on; }
+  // The last solve factored M without regularization: solveFactored() may reuse the factors.
+  bool factored() const { return m_factored; }
+  // x: 3 entries per active constraint (in active() order, padded rows 0); solved in place.
+  void solveFactored(Eigen::VectorXd& x) const { m_system.solve(x); }
+
+ private:
+  bool m_regularize;
+  bool m_reportResidual = true;
+  bool m_factored = false;
+  BlockSystem m_system;
+  Eigen::VectorXd m_x, m_r;  // right-hand side / solution, 3 per node
+};
+
+class LeastSquaresSolver final : public ConstraintSolver {
+ public:
+  explicit LeastSquaresSolver(bool regularize = false) : m_regularize(regularize) {}
+  bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc, SolveReport& report) override;
+
+ private:
+  bool m_regularize;
+};
+
+class DenseSvdSolver final : public ConstraintSolver {
+ public:
+  bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc, SolveReport& report) override;
+
+ private:
+  Eigen::MatrixXd m_dense;
+};
+
+class RegularizedSolver final : public ConstraintSolver {
+ public:
+  // block LDL^T of M + lambda I when M is symmetric, else least squares with M M^T + lambda I
+  bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc, SolveReport& report) override {
+    return a.symmetric() ? m_block.solve(a, B, fc, report) : m_leastSquares.solve(a, B, fc, report);
+  }
+
+ private:
+  BlockLdltSolver m_block{true};
+  LeastSquaresSolver m_leastSquares{true};
+};
+
+// Sequential impulses (Robson; Catto): one velocity-level step. On entry P and L hold the
+// momenta after the external impulse h F_E, h T_E; on exit they also hold the constraint
+// impulses, so that every active constraint's rate meets its velocity-level target D1* (see
+// core/velocity_level.h). Each sweep visits the constraints in order and applies
+// dLambda = K^T (K K^T)^-1 (D1* - J u) with K = J W G (the constraint's effective inverse mass).
+// impulses warm-starts and returns the accumulated impulse per constraint; fc gets impulse / h,
+// nextOffset the rate offsets for the next step (see velocityTarget).
+class SequentialImpulses {
+ public:
+  void step(const ConstraintAssembly& a, const Params& params, const Stabilization& stab, int sweeps,
+            std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses, Eigen::VectorXd& fc,
+            std::vector<Vec3>& nextOffset);
+
+ private:
+  std::vector<Vec3> m_target;  // target rate per constraint
+  std::vector<Mat33> m_kinv;   // K^T (K K^T)^-1 per constraint
+};
+
+}  // namespace tether::core

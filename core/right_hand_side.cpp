@@ -1,0 +1,30 @@
+#include "core/right_hand_side.h"
+
+namespace tether::core {
+
+void formAccelerationLevel(const ConstraintAssembly& a, const Params& params, const std::vector<Vec3>& Fext,
+                           const std::vector<Vec3>& Text, const Stabilization& stab, Eigen::VectorXd& B) {
+  B.resize(a.rowCount());  // (every row is written below)
+  for (int j : a.active()) {
+    const ConstraintRows& r = a.rows()[size_t(j)];
+    Vec3 b = Vec3::Zero();
+    switch (stab.kind) {
+      case StabilizationKind::Tau: {
+        const double tau = params.tau[size_t(j)];
+        b = r.c + (2.0 / tau) * r.D1 + r.D / (tau * tau);
+        break;
+      }
+      case StabilizationKind::Baumgarte:
+        b = r.c + (2.0 * stab.alpha) * r.D1 + (stab.beta * stab.beta) * r.D;
+        break;
+      case StabilizationKind::Implicit:
+        // Hong et al. Eqn. 11: the velocity-product terms are dropped
+        b = r.D1 / stab.h + r.D / (stab.h * stab.h);
+        break;
+    }
+    addFreeAcceleration(b, r, a.kinematics(), Fext, Text, 1.0);
+    scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
+  }
+}
+
+}  // namespace tether::core

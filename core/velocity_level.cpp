@@ -1,0 +1,315 @@
+#include "core/velocity_level.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/constraint_parts.h"
+
+namespace tether::core {
+
+namespace {
+
+// A held point pair (point-to-point, -nail, -path: every slot a PointConstraintPart slot,
+// assembled), whose target includes the arm-rotation term (see correctHeldForArmRotation).
+bool heldPointPair(const ConstraintRows& r, int j, const std::vector<std::uint8_t>& held) {
+  if (size_t(j) >= held.size() || !held[size_t(j)] || r.d != 3 || r.customForce) return false;
+  return r.pointPart.whole(r.nb);
+}
+
+// A held constraint's D1*: D cancelled at the given rate (see velocityTarget).
+inline Vec3 heldTarget(const Vec3& D, double rate) { return D * -rate; }
+
+}  // namespace
+
+Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin) {
+  Vec3 g = Vec3::Zero();
+  for (int s = 0; s < r.nb; ++s) {
+    const BodyKinematics& k = kin[size_t(r.body[s])];
+    g += r.ja(s, Vec3(k.invI * k.L.cross(k.w)));
+  }
+  return g;
+}
+
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g) {
+  const double h = stab.h;
+  if (stab.held(j)) {
+    // Held: aim to cancel D within a step (D1* = -D/h, Hong et al.), over the scene's step dt
+    // even when this step is shorter (a substep, an event or the end of a run between grid
+    // points): -D/h of a 1e-7 m residue over a 1e-8 s step threw the links of a chain at 10 m/s.
+    // All of D, the part within the projection tolerance too: left alone, that part wandered
+    // freely within the band until projection snapped it back, and the snap (a move of the
+    // positions alone, against the load the joint carries) added energy every time: a chain
+    // yanked by a stiff spring gained 11 % in 20 s at 16 us steps (0.2 % with all of D cancelled;
+    // the benchmark chains' joints close to 6e-9 m instead of 1e-7).
+    // Over the step D moves by h D1' + h^2/2 c (the rows turn with the bodies; see
+    // correctHeldForArmRotation): the target takes -h/2 c at the start velocities, so that the
+    // step leaves D at O(h^3) instead of h^2/2 c. Without it a box rocking on a corner held by
+    // point-on-plane drifted by h^2/2 c every step; projection put it back by moving the box
+    // toward the plane, and the box lost 60 % of its energy in a minute.
+    return heldTarget(r.D, 1.0 / std::max(h, stab.hNominal)) - (0.5 * h) * r.c;
+  }
+  // While a constraint assembles, its rows turn with the bodies and the bodies' inertia turns
+  // too. With T = J u_end + e the rate the solve gives it at the end of the step (u_end: the new
+  // velocities, w = I(q')^-1 L' at the new orientation; see VelocityLevelEquation::form), the bodies
+  // move over the step with the midpoint rate, h g / 2 behind it (g = J_a I^-1 (L x w), the
+  // row's share of the inertia's turn; see stepSemiImplicitEuler), and the rows turn by h c
+  // (c = J' u): D moves by h (T - h g / 2) + h^2/2 c and its rate ends at D1(t + h) = T + h c.
+  // So D moves with V = T + h (c - g) / 2, the step's mean rate, and the rate measured at the
+  // end of a step runs ahead of the V the step moved with by o = h (c + g) / 2 of that step
+  // (StepMemory::rateOffset). tau's law D'' = -2/tau D' - D/tau^2 is stepped on V, which moves D:
+  //   V_n = V_{n-1} + h (-2/tau V_n - D_n / tau^2),   V_{n-1} = D1_n - o_{n-1},
+  //   V_n = (D1_n - o_{n-1} - h D_n / tau^2) / (1 + 2h/tau),   T_n = V_n - h (c_n - g_n) / 2,
+  // and D_{n+1} = D_n + h V_n to O(h^3). Under a steady c (g = 0, o_{n-1} = h c / 2) this is the
+  // target T = (D1 - h D/tau^2 - (1 + h/tau) h c) / (1 + 2h/tau), whose fixed point is D = 0 (a
+  // plain -h c there left D = -h tau c: 0.3 m on the whipping links of the chain between
+  // towers). Under a c that turns (a point on a spinning body) the offset must be last step's:
+  // with this step's, V picks up h (c_{n-1} - c_n) / 2 per step, whose sum does not cancel, and
+  // D follows by ~ h |c| / (2 w): a thick rod spinning at 105 rad/s stayed 4 mm from its nail
+  // (r w h at 0.02 rad per substep), never counted as assembled, and gained 14 % of its energy
+  // in 5 s while tau's force pulled at the offset. Baumgarte likewise with alpha for 1/tau.
+  // Held constraints use the implicit target (Hong et al.) above, which is stable for whipping
+  // chains, and projection removes the rest.
+  Vec3 offset = 0.5 * h * (r.c + g);
+  if (stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x()))
+    offset = (*stab.rateOffset)[size_t(j)];
+  const Vec3 rate = r.D1 - offset, ahead = 0.5 * h * (r.c - g);
+  switch (stab.kind) {
+    case StabilizationKind::Tau: return (rate - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - ahead;
+    case StabilizationKind::Baumgarte:
+      return (rate - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - ahead;
+    case StabilizationKind::Implicit: return r.D * (-1.0 / h);
+  }
+  return Vec3::Zero();
+}
+
+
+void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& params, const std::vector<Vec3>& Fext,
+                                 const std::vector<Vec3>& Text, const Stabilization& stab, Eigen::VectorXd& B) {
+  const std::vector<BodyKinematics>& kin = a.kinematics();
+  // a body's free accelerations (a0, alpha0; core/right_hand_side.h), for the assembling
+  // (rate) targets too. The step updates the world-frame L by h T, and the rate a constraint
+  // sees at the end of the step is w(t + h) = I(q')^-1 L' at the NEW orientation:
+  // I(q')^-1 = I^-1 + h [w]x I^-1 - h I^-1 [w]x + O(h^2), so w(t + h) = w + h I^-1 (T + L x w)
+  // + O(h^2), gyroscopic term included. (Leaving it out, as the start orientation's
+  // w' - w = h I^-1 T would have it, mispredicts every spinning body's rate by h I^-1 (L x w)
+  // per step, an error that does not vanish with h: the tori of the chain between towers,
+  // tumbling as they assembled, gained energy until they blew up at any dt.)
+  // The held constraints' targets are targets for D at the end of the step, which the body
+  // reaches turning with the midpoint rate w(q_half) = w + h I^-1 T + h/2 I^-1 (L x w) + O(h^2)
+  // (see stepSemiImplicitEuler): they take half the gyroscopic term (with all of it, a thin
+  // plate pinned off its long axis spun up to 1 000 rad/s).
+  const std::vector<int>& active = a.active();
+  B.resize(a.rowCount());  // (every row is written below)
+  // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
+  m_heldPairs.clear();
+  m_armPasses = 0;
+  // the rate offsets for the next step (see velocityTarget), unknown (NaN) for the held
+  // constraints; none at all (an empty list, no pass over every constraint) while all are held
+  m_nextOffset.clear();
+  m_cApplied.resize(active.size());
+  const bool holding = stab.assembled != nullptr;
+  const double invH = 1.0 / stab.h, holdRate = 1.0 / std::max(stab.h, stab.hNominal);
+  for (size_t node = 0; node < active.size(); ++node) {
+    const int j = active[node];
+    const ConstraintRows& r = a.rows()[size_t(j)];
+    Vec3 b;
+    if (holding && heldPointPair(r, j, *stab.assembled)) {
+      // the common case, written out: held, every slot a point slot (PointConstraintPart)
+      b = (r.D1 - heldTarget(r.D, holdRate)) * invH;
+      // the first guess of the fixed point: c at w moved on by its trend over the last step (or
+      // at the start velocities)
+      Vec3 guess = Vec3::Zero();
+      for (int s = 0; s < r.nb; ++s) {
+        const size_t bi = size_t(r.body[s]);
+        b += r.pointPart.acceleration(s, freeLinearAcceleration(kin[bi], Fext[bi]),
+                                      freeAngularAcceleration(kin[bi], Text[bi], 0.5));  // J [a0; alpha0]
+        const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
+        guess += r.pointPart.centripetal(s, w);
+      }
+      b += 0.5 * guess;
+      m_cApplied[node] = guess;
+      m_heldPairs.push_back(int(node));
+      B.segment<3>(a.rowOffset()[size_t(j)]) = b;
+      continue;
+    }
+    const Vec3 g = inertiaTurn(r, kin);
+    b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab, g)) * invH;
+    if (m_nextOffset.empty()) m_nextOffset.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+    m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
+    addFreeAcceleration(b, r, kin, Fext, Text, stab.held(j) ? 0.5 : 1.0);
+    scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
+  }
+}
+
+// The drift of a held point pair over a semi-implicit Euler step, to second order in h.
+// A point at the offset r from its body's centre moves with the step's new velocities
+// (v', w'): x' = x + h v' and R' = exp(h [w']x) R (the orientation step turns by h w' to
+// first order in the change of w), so
+//   p' = x' + R' r_b = p + h (v' + w' x r) + h^2/2 w' x (w' x r) + O(h^3).
+// For D = p2 - p1 (unit slot signs u_s) the rows give J u' = sum_s u_s (v_s' + w_s' x r_s):
+//   D' = D + h J u' + h^2/2 c(u') + O(h^3),   c(u) = sum_s u_s w_s x (w_s x r_s).
+// The held target D1* = -D / h (formEquation) cancels the first two terms and leaves the
+// centripetal third: a taut chain's joints open by h^2/2 w^2 |r| each step (1e-6 m on the
+// swinging 1000-link chain), which projection then has to close. Targeting
+//   D1* = -D / h - h/2 c(u')
+// instead leaves O(h^3). The target moves by -h/2 c, so B (= (D1 - D1*)/h + J a0) by +c/2
+// and, M being unchanged, Fc by dFc with M dFc = -c/2: a solve with the factorization at hand.
+// c depends on the unknown u' quadratically: a fixed point. Its first guess, which form()
+// puts into B so that the force solve itself includes it, takes each body's w' as w plus the
+// change of w over the last step (StepMemory::spinTrend, scaled to this step's length; w itself on
+// a first step): c(w + dw_last). Then passes, each taking u' = u + h W (F_E + F_c) (W with
+// the solve's inverse inertia) from the forces so far and solving for the change of c since
+// the last pass. A pass runs only if that change would move a joint by more than 1/40 of the
+// projection tolerance (h^2/2 |dc|; at dt = 1/3840 the whole correction is below it). The
+// threshold was a quarter of the tolerance while held targets left the part of D within the
+// tolerance alone; since they cancel all of D (velocityTarget), a skipped pass's h^2/2 dc comes
+// back as a rate -D/h next step, which does work against the joint's load: three light links
+// yanked by a stiff spring gained 12 % of their energy in a minute at a quarter, lost 1.6 % at
+// 1/40 (and 2 % with every pass; the 10 000-link chain costs +2 % at 1/40, +12 % at 1/400).
+// Measured at a quarter (correction passes, 2 s): the
+// benchmark's 1 000-link chain 0.24 per step (1.0 with the start velocities as the guess, 1.9
+// with no guess), the 10 000-link chain 0.07 (0.22, 1.1); with the Euler integrator the
+// pendulum and three-link-bar examples skip the pass on 89 % and 95 % of steps (37 % and 18 %
+// with the start velocities); the benchmark's ring and tree need one and two passes per step
+// whatever the guess (there the passes, not the guess, limit the fixed point: the guess only
+// costs them ~3 % of a step). Extrapolating c itself did as well on the chains but not on
+// spinning bodies: a body turning steadily keeps w, and its c(w', r) with the start arm r is
+// then c0, while c0 itself turns with the arm. More passes measured no better: where they
+// would matter (a whipping free end), the third-order drift is larger still and projection
+// closes it anyway.
+// Other constraints (distance, point-on-line...) are left to projection, and so is a path's
+// own acceleration.
+bool VelocityLevelEquation::correctHeldForArmRotation(const ConstraintAssembly& a, const BlockLdltSolver& factored,
+                                                      const Stabilization& stab, Eigen::VectorXd& B, Eigen::VectorXd& fc,
+                                                      std::vector<Vec3>& F, std::vector<Vec3>& T) {
+  if (!factored.factored() || !stab.velocityLevel || !stab.assembled || m_heldPairs.empty()) return false;
+  constexpr int kPasses = 2;
+  const std::vector<BodyKinematics>& kin = a.kinematics();
+  const std::vector<int>& active = a.active();
+  const std::vector<ConstraintRows>& rows = a.rows();
+  const double h = stab.h;
+  const int n = static_cast<int>(active.size());
+  m_r.resize(3 * n);
+  for (int pass = 0; pass < kPasses; ++pass) {
+    double largest = 0.0;  // max |change of c|
+    for (int node : m_heldPairs) {
+      const ConstraintRows& r = rows[size_t(active[size_t(node)])];
+      Vec3 c = Vec3::Zero();
+      for (int s = 0; s < r.nb; ++s) {
+        // w at the end of the step (taken where it is needed: a per-body array costs more in
+        // memory traffic than the second product on a body shared by two joints)
+        const BodyKinematics& k = kin[size_t(r.body[s])];
+        const Vec3 wEnd = k.w + h * (k.invI * Vec3(T[size_t(r.body[s])] + 0.5 * k.L.cross(k.w)));  // (see form)
+        c += r.pointPart.centripetal(s, wEnd);  // (as form)
+      }
+      const Vec3 dc = c - m_cApplied[size_t(node)];
+      m_r.segment<3>(3 * node) = dc;
+      largest = std::max(largest, dc.cwiseAbs().maxCoeff());
+    }
+    if (!(0.5 * h * h * largest > 0.025 * stab.projectionTolerance)) break;
+    for (int node : m_heldPairs) {
+      const Vec3 dc = m_r.segment<3>(3 * node);
+      m_cApplied[size_t(node)] += dc;
+      B.segment<3>(a.rowOffset()[size_t(active[size_t(node)])]) += 0.5 * dc;
+      m_r.segment<3>(3 * node) = -0.5 * dc;
+    }
+    // the other constraints' targets do not move
+    for (int node = 0, next = 0; node < n; ++node) {
+      if (size_t(next) < m_heldPairs.size() && m_heldPairs[size_t(next)] == node) ++next;
+      else m_r.segment<3>(3 * node).setZero();
+    }
+    factored.solveFactored(m_r);
+    for (int node = 0; node < n; ++node) {
+      const int j = active[size_t(node)];
+      const ConstraintRows& r = rows[size_t(j)];
+      const Vec3 dfc = m_r.segment<3>(3 * node);
+      // (padding rows of a d < 3 constraint solve to 0)
+      if (r.d == 3) fc.segment<3>(a.colOffset()[size_t(j)]) += dfc;
+      else addRows(fc, a.colOffset()[size_t(j)], dfc, r.d);
+      for (int s = 0; s < r.nb; ++s) {
+        F[size_t(r.body[s])] += r.jlT(s, dfc);
+        T[size_t(r.body[s])] += r.jaT(s, dfc);
+      }
+    }
+    ++m_armPasses;
+  }
+  return m_armPasses > 0;
+}
+
+// Geometric stiffness of taut point-pair constraints, for the semi-implicit Euler step.
+//
+// A point-pair constraint pulls its point on a body with a world force f (its multiplier, or
+// minus it) at the offset r from the centre; the stiffness K = -tensionStiffness(f, r) of that
+// torque against turning the body is derived in constraint_parts.h.
+// The Euler step takes torques at the start of the step. In a taut chain, neighbouring links
+// turning opposite ways (a zigzag) oscillate at w^2 ~ 2 (f . r) / I; where h^2 w^2 > 4 the step
+// is unstable (at the top of the 1000-link chain at 240 Hz, h^2 f r / I ~ 10). Projection keeps
+// the joints closed, but the zigzag velocity stays, whips the links, and makes every step's
+// projection slow (three Newton steps instead of one, measured).
+// Backward Euler in this stiffness, S = -h^2 K >= 0 and t all torques at the start of the step
+// (constraint torques included):
+//   I (w' - w) = h (t + h K w')   =>   (I + S) w' = I w + h t
+//   =>   w' = w + (I + S)^-1 h (t - S w / h),
+// i.e. the torques plus a damping torque -S w / h, answered through the inverse inertia
+// (I + S)^-1: the constraint solve uses that in place of I^-1, and the angular momentum moves by
+// L' - L = I (w' - w) = h I (I + S)^-1 (t - S w / h).
+// A mode's energy falls by the factor 1/(1 + h^2 w^2) per step: the zigzag (h w > 2) is gone in
+// a few steps, but a pendulum's swing (for which this is the whole restoring stiffness) loses
+// energy too (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s). So S only
+// acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the body's own
+// stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m chain never
+// reaches it), all of it from a = 3. f is the last step's force (StepMemory::lastForce), a step late
+// as in Andrews, Teichmann & Kry (2017).
+bool GeometricStiffness::apply(const Model& model, const ConstraintAssembly& a, const std::vector<Vec3>& force,
+                               double h, std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) {
+  const std::vector<ConstraintRows>& rows = a.rows();
+  const double h2 = h * h, invH = 1.0 / h;
+  m_stiffened.clear();
+  m_stiffness.assign(kin.size(), Mat3::Zero());
+  for (int j : a.active()) {
+    const ConstraintRows& r = rows[size_t(j)];
+    if (size_t(j) >= force.size() || r.customForce) continue;
+    // the slot's force u f at r = -u a (PointConstraintPart) is -f at a: f . r and r r^T are the same
+    for (int s = 0; s < r.nb; ++s)
+      if (r.pointPart.has(s)) addTensionStiffness(m_stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.pointPart.skewArm(s));
+  }
+  for (size_t i = 0; i < kin.size(); ++i) {
+    BodyKinematics& k = kin[i];
+    const BodyModel& bm = model.bodies[i];
+    if (k.invMass == 0.0) continue;
+    Mat3& S = m_stiffness[i];
+    const double trS = S.trace();
+    if (!(trS > 0.0) || !(bm.invInertia.minCoeff() > 0.0)) continue;  // (S is positive semi-definite)
+    const double weight = std::clamp(0.5 * (trS / bm.inertia.sum() - 1.0), 0.0, 1.0);
+    if (weight == 0.0) continue;
+    if (weight < 1.0) S *= weight;
+    Stiffened& st = m_stiffened.emplace_back();
+    st.body = int(i);
+    st.plainInvI = k.invI;
+    st.inertia = rotateDiagonal(k.R, bm.inertia);
+    if (!invertSpd(st.inertia + S, 0.0, k.invI)) k.invI = (st.inertia + S).inverse();
+    T[i].noalias() -= S * (invH * k.w);
+  }
+  return !m_stiffened.empty();
+}
+
+void GeometricStiffness::release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) const {
+  for (const Stiffened& st : m_stiffened) {
+    BodyKinematics& k = kin[size_t(st.body)];
+    T[size_t(st.body)] = st.inertia * (k.invI * T[size_t(st.body)]);
+    k.invI = st.plainInvI;
+  }
+}
+
+
+void recordPointPairForces(const ConstraintAssembly& a, const Eigen::VectorXd& fc, std::vector<Vec3>& force) {
+  std::fill(force.begin(), force.end(), Vec3::Zero());
+  for (int j : a.active()) {
+    const ConstraintRows& r = a.rows()[size_t(j)];
+    if (size_t(j) >= force.size() || r.nb == 0 || !r.pointPart.has(0) || r.customForce) continue;
+    force[size_t(j)] = a.multiplier(fc, j);  // (the slot-0 force is u times the multiplier; recorded without u)
+  }
+}
+
+}  // namespace tether::core

@@ -1,0 +1,93 @@
+// What only the velocity-level steps need: semi-implicit Euler (the interactive default) and
+// sequential impulses prescribe each constraint's rate at the end of the step instead of its
+// acceleration (core/right_hand_side.h). Here: their right-hand side B with the targets of
+// assembling and held constraints, the held point pairs' arm-rotation correction, and the
+// geometric stiffness of taut links. The Euler step itself is stepSemiImplicitEuler
+// (core/integrator.h).
+//
+// v' = v + h W (F_E + F_c) must give D1' = J v' + e = D1*, where D1* discretizes each equation
+// implicitly in D1 (so it needs no velocity-product term c and stays stable when bodies spin fast):
+//   tau:       (D1* - D1)/h + 2/tau D1* + D/tau^2 = 0  =>  D1* = (D1 - h D/tau^2) / (1 + 2h/tau)
+//   Baumgarte: D1* = (D1 - h beta^2 D) / (1 + 2 alpha h)
+//   implicit:  D1* = -D / h                              (then B is exactly Hong's Eqn. 11)
+// and J W F_c = (D1* - D1)/h - J a0 gives B_k = J_k [a0; alpha0] + (D1_k - D1*_k) / h.
+// The rate also moves by h c over the step (the Jacobian turns with the bodies). While a
+// constraint assembles that term is kept (B_k += c_k), so D follows the tau dynamics on
+// spinning bodies too; once assembled it is held by the implicit target without c, like Hong
+// et al.'s scheme (with c, fast whipping chains diverged), and projection removes the drift;
+// a held point pair's target also includes half the step's arm-rotation term, at the end
+// velocities (see correctHeldForArmRotation), which leaves its drift third order.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/constraint_solvers.h"
+#include "core/right_hand_side.h"
+
+namespace tether::core {
+
+// g = J_a I^-1 (L x w): the part of a row's rate change that comes from the bodies' inertia
+// turning with them (the gyroscopic term; see VelocityLevelEquation::form and velocityTarget).
+Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin);
+
+// The rate D1* a velocity-level step aims constraint j's rows at (derived in velocity_level.cpp).
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g);
+
+class VelocityLevelEquation {
+ public:
+  // B for a velocity-level step (stab.velocityLevel), stacked by rows.
+  void form(const ConstraintAssembly& a, const Params& params, const std::vector<Vec3>& Fext,
+            const std::vector<Vec3>& Text, const Stabilization& stab, Eigen::VectorXd& B);
+
+  // After the solve by block LDL^T (whose factorization it reuses) and the net forces: the
+  // held point pairs' second-order drift (see velocity_level.cpp). F and T are the net force
+  // and torque per body, which give the velocities at the end of the step; B, fc, F and T are
+  // corrected. False if it changed nothing.
+  bool correctHeldForArmRotation(const ConstraintAssembly& a, const BlockLdltSolver& factored, const Stabilization& stab,
+                                 Eigen::VectorXd& B, Eigen::VectorXd& fc, std::vector<Vec3>& F, std::vector<Vec3>& T);
+  // Passes of that correction since the last form() (0 when its first guess held).
+  int armPasses() const { return m_armPasses; }
+
+  // Per constraint: how far its rate at the end of the step will run ahead of the rate D moves
+  // with over it, h (c + g) / 2 (NaN: held or inactive; see velocityTarget); for the next
+  // step's targets (StepMemory::rateOffset). Filled by form() and by SequentialImpulses.
+  std::vector<Vec3>& nextOffsets() { return m_nextOffset; }
+
+ private:
+  std::vector<int> m_heldPairs;   // the nodes the correction acts on
+  std::vector<Vec3> m_cApplied;   // the c a held pair's target includes so far, per node
+  int m_armPasses = 0;
+  std::vector<Vec3> m_nextOffset;
+  Eigen::VectorXd m_r;            // the correction's right-hand side / solution, 3 per node
+};
+
+// Geometric stiffness of taut point-pair constraints for the semi-implicit Euler step
+// (derived in velocity_level.cpp): where a body's own stiffness would make the explicit step
+// unstable, its solve uses (I + S)^-1 in place of I^-1 and a damping torque -S w / h.
+class GeometricStiffness {
+ public:
+  // Before the solve: from last step's point-pair forces (StepMemory::lastForce), changes the
+  // stiffened bodies' kin.invI and adds their damping torque to T. False: no body stiffened.
+  bool apply(const Model& model, const ConstraintAssembly& a, const std::vector<Vec3>& lastForce, double h,
+             std::vector<BodyKinematics>& kin, std::vector<Vec3>& T);
+  // After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
+  void release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) const;
+
+ private:
+  std::vector<Mat3> m_stiffness;  // per body: S = h^2 (geometric stiffness)
+  // the bodies whose solve uses (I + S)^-1 this evaluation, with their world inertia I and plain
+  // I^-1 (one compact list: at 10 000 bodies per-body arrays of them cost more memory traffic)
+  struct Stiffened {
+    int body = -1;
+    Mat3 inertia, plainInvI;
+  };
+  std::vector<Stiffened> m_stiffened;
+};
+
+// The force of each point-pair constraint (point-to-point, -nail, -path) in the last solve, into
+// force (sized per constraint); zero for the others. The semi-implicit Euler step keeps it in
+// StepMemory::lastForce for the next step's geometric stiffness.
+void recordPointPairForces(const ConstraintAssembly& a, const Eigen::VectorXd& fc, std::vector<Vec3>& force);
+
+}  // namespace tether::core
