@@ -104,28 +104,6 @@ TEST(Physics, CompoundPendulumConservesEnergyAndHoldsConstraints) {
   EXPECT_GT(maxAngle, 2.0);  // really large angles
 }
 
-// A sphere spinning freely about a fixed axis turns by exactly h w per Euler step (its inertia
-// is isotropic, so the midpoint rate equals w): after n steps q = exp(n h w) to rounding. Slow
-// (h |w| / 2 = 0.006 and 0.094, where the step takes sin and cos from their series) and fast (0.21,
-// std::sin and std::cos).
-TEST(Physics, EulerStepTurnsASteadySpinExactly) {
-  for (const double rate : {3.0, 45.0, 100.0}) {
-    Scene s;  // semi-implicit Euler
-    s.settings.gravityOn = false;
-    s.settings.dt = 1.0 / 240.0;
-    s.settings.maxSubsteps = 1;  // one exact turn per step (substeps would compose rounding)
-    s.bodies.push_back(test::sphere("ball", Vec3::Zero()));
-    const Vec3 axis = Vec3(1, 2, 2) / 3.0;
-    s.bodies[0].angularVelocity = rate * axis;
-    auto sim = test::simulate(s);
-    const int n = 240;
-    ASSERT_TRUE(sim->advanceTo(n * s.settings.dt).ok);
-    const Quat expected(Eigen::AngleAxisd(n * s.settings.dt * rate, axis));
-    const Quat& q = sim->state().bodies[0].q;
-    EXPECT_LT(q.angularDistance(expected), 1e-12) << rate << " rad/s";
-  }
-}
-
 // The step's small-matrix helpers against their plain definitions.
 TEST(Physics, SmallMatrixAndFinitenessHelpers) {
   const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()).toRotationMatrix();

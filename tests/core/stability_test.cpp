@@ -381,6 +381,53 @@ TEST(Stability, CoarseTimeStepWarns) {
   EXPECT_TRUE(stabilityWarnings(s).empty());
 }
 
+// Each Warn threshold, just inside (no finding at that place) and just past it (Warn), a tenth
+// of a percent either side: tau of 3 steps (h / tau = 1/3), Baumgarte feedback at 1 / (3 h)
+// (alpha = beta: the double rate beta), a spring of 10 steps per period (h omega = 2 pi / 10,
+// no substeps) and one e-fold of its damping per step (h c / m_eff = 1), viscous damping of one
+// e-fold per step (h c / m = 1), dt of 0.05 s; for RK45 only a rate of 1000 per dt.
+TEST(Stability, WarningsStartJustPastTheirThresholds) {
+  const double h = 1e-3, in = 0.999, past = 1.001;
+  auto expectEdge = [](const Scene& inside, const Scene& beyond, const std::string& place, IntegratorKind k) {
+    EXPECT_EQ(severityAt(inside, place), std::nullopt) << place << " inside, " << toString(k);
+    EXPECT_EQ(severityAt(beyond, place), StabilitySeverity::Warn) << place << " past, " << toString(k);
+  };
+  for (IntegratorKind k : {IntegratorKind::SemiImplicitEuler, IntegratorKind::RK4}) {
+    expectEdge(pendulum(k, 3 * h / in), pendulum(k, 3 * h / past), "constraints[0].tau", k);
+    Scene a = pendulum(k, std::nullopt), b = a;
+    a.settings.defaultTau = 3 * h / in;
+    b.settings.defaultTau = 3 * h / past;
+    expectEdge(a, b, "settings.default_tau", k);
+    a = ballToNail(k, std::nullopt);
+    b = a;
+    a.settings.stabilization = b.settings.stabilization = StabilizationKind::Baumgarte;
+    a.settings.baumgarteAlpha = a.settings.baumgarteBeta = in / (3 * h);
+    b.settings.baumgarteAlpha = b.settings.baumgarteBeta = past / (3 * h);
+    expectEdge(a, b, "settings.baumgarte_beta", k);
+    expectEdge(sphereOnSpring(k, 0.2 * M_PI * in), sphereOnSpring(k, 0.2 * M_PI * past), "forces[0].stiffness", k);
+    expectEdge(sphereOnSpring(k, 0.1, in), sphereOnSpring(k, 0.1, past), "forces[0].damping", k);
+    a = sphereOnSpring(k, 0.1);
+    a.forces.clear();
+    b = a;
+    const double m = 1000.0 * 4.0 / 3.0 * M_PI * 1e-3;
+    ForceDef d;
+    d.name = "drag";
+    d.kind = ForceKind::Damping;
+    d.linear = in * m / h;
+    a.forces.push_back(d);
+    d.linear = past * m / h;
+    b.forces.push_back(d);
+    expectEdge(a, b, "forces[0].linear", k);
+    a = pendulum(k, std::nullopt);
+    b = a;
+    a.settings.dt = 0.05;
+    b.settings.dt = 0.05 * past;
+    expectEdge(a, b, "settings.dt", k);
+  }
+  expectEdge(pendulum(IntegratorKind::RK45, h / 1000 / in), pendulum(IntegratorKind::RK45, h / 1000 / past),
+             "constraints[0].tau", IntegratorKind::RK45);
+}
+
 TEST(Stability, Rk45NeverDivergesAndWarnsOnlyForExtremes) {
   Scene s = pendulum(IntegratorKind::RK45, 1e-4);  // 0.1 dt: fine for an adaptive step
   EXPECT_TRUE(stabilityWarnings(s).empty());
