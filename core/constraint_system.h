@@ -69,6 +69,7 @@ class ConstraintSystem {
   const std::vector<ConstraintRows>& rows() const { return m_assembly.rows(); }
   const std::vector<int>& rowOffset() const { return m_assembly.rowOffset(); }
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
+  const Eigen::VectorXd& rightHandSide() const { return m_B; }            // B, stacked
   const Eigen::SparseMatrix<double>& matrix() const { return m_assembly.matrix(); }
   // The rate offsets of the step just formed, into out (StepMemory::rateOffset; see velocityTarget).
   void takeRateOffsets(std::vector<Vec3>& out) { out.swap(m_velocity.nextOffsets()); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <random>
 #include <string>
 
 #include "core/forces.h"
@@ -103,6 +104,76 @@ inline double mechanicalEnergy(const Simulation& sim) { return energy(sim.model(
 
 inline std::unique_ptr<Simulation> simulate(const Scene& s) {
   return std::make_unique<Simulation>(std::make_shared<const Model>(compile(s)));
+}
+
+// Scatter every body of a scene to random poses and velocities, so the constraint system is a
+// generic one (not the special structure of an assembled model).
+inline void scatter(Scene& s, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (BodyDef& b : s.bodies) {
+    b.position += 0.05 * Vec3(u(rng), u(rng), u(rng));
+    b.orientation = Quat(Eigen::AngleAxisd(0.3 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized())) * b.orientation;
+    b.velocity = Vec3(u(rng), u(rng), u(rng));
+    b.angularVelocity = 3.0 * Vec3(u(rng), u(rng), u(rng));
+  }
+}
+
+// A scene with one constraint of most types on five bodies of every shape but the torus
+// (an orientation on request), for tests that want a generic constraint system.
+inline Scene mixedScene(bool withOrientation) {
+  Scene s = paperScene();
+  s.bodies.push_back(rod("r1", Vec3(0, 0, 0), Vec3(1, 0, 0)));
+  s.bodies.push_back(rod("r2", Vec3(1, 0, 0), Vec3(1.5, 0.5, 0.3)));
+  s.bodies.push_back(sphere("s1", Vec3(2, 0.5, 0.3), 0.2));
+  s.bodies.push_back(sphere("s2", Vec3(2.3, 0.5, 0.1), 0.15));
+  BodyDef box;
+  box.name = "box";
+  box.shape = Shape::Box;
+  box.size = Vec3(0.3, 0.2, 0.1);
+  box.position = Vec3(0.5, -0.5, 0.2);
+  s.bodies.push_back(box);
+  s.nails.push_back({"n", Vec3::Zero()});
+  s.constraints.push_back(pointToNail("pin", pt("r1", "end1"), "n"));
+  s.constraints.push_back(pointToPoint("joint", pt("r1", "end2"), pt("r2", "end1")));
+  ConstraintDef d;
+  d.name = "rope";
+  d.kind = ConstraintKind::Distance;
+  d.a = pt("r2", "end2");
+  d.b = pt("s1", "center");
+  d.length = 0.6;
+  s.constraints.push_back(d);
+  ConstraintDef ss;
+  ss.name = "touch";
+  ss.kind = ConstraintKind::SphereToSphere;
+  ss.bodyA = "s1";
+  ss.bodyB = "s2";
+  s.constraints.push_back(ss);
+  ConstraintDef line;
+  line.name = "rail";
+  line.kind = ConstraintKind::PointOnLine;
+  line.a = pt("box", "center");
+  line.origin = Vec3(0, -0.5, 0);
+  line.direction = Vec3(1, 0, 0.2);
+  s.constraints.push_back(line);
+  ConstraintDef plane;
+  plane.name = "floor";
+  plane.kind = ConstraintKind::PointOnPlane;
+  plane.a = pt("box", "corner0");
+  plane.origin = Vec3::Zero();
+  plane.normal = Vec3(0, 0, 1);
+  s.constraints.push_back(plane);
+  s.constraints.push_back(pointToPoint("hook", pt("box", "right"), pt("r1", "center")));
+  if (withOrientation) {
+    ConstraintDef o;
+    o.name = "upright";
+    o.kind = ConstraintKind::Orientation;
+    o.bodyA = "r2";
+    o.axis = Vec3::UnitZ();
+    o.direction = Vec3(0.3, 1, 0.2);
+    s.constraints.push_back(o);
+  }
+  return s;
 }
 
 }  // namespace tether::core::test
