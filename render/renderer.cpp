@@ -9,6 +9,7 @@
 
 #include "core/constraint_type.h"
 #include "render/mesh.h"
+#include "render/shaders.h"
 
 namespace tether::render {
 
@@ -17,61 +18,6 @@ using core::Shape;
 using core::Snapshot;
 
 namespace {
-
-const char* kMeshVertex = R"(#version 330 core
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec4 i_rot;     // unit quaternion (x, y, z, w)
-layout(location = 3) in vec3 i_pos;
-layout(location = 4) in vec3 i_scale;
-layout(location = 5) in vec4 i_color;
-uniform mat4 u_viewProj;
-out vec3 v_normal;
-out vec3 v_world;
-out vec4 v_color;
-vec3 qrot(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
-void main() {
-  vec3 p = qrot(i_rot, a_pos * i_scale) + i_pos;
-  v_world = p;
-  v_normal = qrot(i_rot, normalize(a_normal / i_scale));  // exact for scale-then-rotate
-  v_color = i_color;
-  gl_Position = u_viewProj * vec4(p, 1.0);
-}
-)";
-
-const char* kMeshFragment = R"(#version 330 core
-in vec3 v_normal;
-in vec3 v_world;
-in vec4 v_color;
-uniform vec3 u_eye;
-uniform int u_lit;
-out vec4 frag;
-void main() {
-  if (u_lit == 0) { frag = v_color; return; }
-  vec3 n = normalize(v_normal);
-  vec3 v = normalize(u_eye - v_world);
-  if (dot(n, v) < 0.0) n = -n;
-  vec3 l = normalize(vec3(0.35, -0.55, 0.75));
-  float diff = max(dot(n, l), 0.0);
-  float fill = max(dot(n, normalize(vec3(-0.5, 0.3, 0.2))), 0.0);
-  float spec = pow(max(dot(n, normalize(l + v)), 0.0), 48.0);
-  frag = vec4(v_color.rgb * (0.38 + 0.55 * diff + 0.2 * fill) + 0.25 * spec, v_color.a);
-}
-)";
-
-const char* kLineVertex = R"(#version 330 core
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec4 a_color;
-uniform mat4 u_viewProj;
-out vec4 v_color;
-void main() { v_color = a_color; gl_Position = u_viewProj * vec4(a_pos, 1.0); }
-)";
-
-const char* kLineFragment = R"(#version 330 core
-in vec4 v_color;
-out vec4 frag;
-void main() { frag = v_color; }
-)";
 
 struct Instance {
   float rot[4];
@@ -85,7 +31,12 @@ struct LineVertex {
   float color[4];
 };
 
-GLuint compile(GLenum type, const char* src, std::string& error) {
+GLuint compile(GLenum type, const char* file, std::string& error) {
+  const char* src = shaderSource(file);
+  if (!src) {
+    error = std::string(file) + ": no such shader in resources/shaders/";
+    return 0;
+  }
   const GLuint s = glCreateShader(type);
   glShaderSource(s, 1, &src, nullptr);
   glCompileShader(s);
@@ -94,7 +45,7 @@ GLuint compile(GLenum type, const char* src, std::string& error) {
   if (!ok) {
     char log[2048];
     glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    error = std::string("shader compile error: ") + log;
+    error = std::string(file) + ": shader compile error: " + log;
     glDeleteShader(s);
     return 0;
   }
@@ -238,9 +189,9 @@ bool Renderer::initialize(std::string& error) {
     return false;
   }
   Gpu& g = *m_gpu;
-  g.meshProgram = link(kMeshVertex, kMeshFragment, error);
+  g.meshProgram = link("mesh.vert", "mesh.frag", error);
   if (!g.meshProgram) return false;
-  g.lineProgram = link(kLineVertex, kLineFragment, error);
+  g.lineProgram = link("line.vert", "line.frag", error);
   if (!g.lineProgram) return false;
   g.meshViewProj = glGetUniformLocation(g.meshProgram, "u_viewProj");
   g.meshEye = glGetUniformLocation(g.meshProgram, "u_eye");
