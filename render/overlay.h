@@ -32,7 +32,7 @@ double niceCeil(double x);
 // Arrow scales for a snapshot: the longest arrow of each kind (constraint forces, and external
 // forces when shown; torques; velocities) is at most a fifth of the view distance times
 // view.forceScaleFactor and more than a fifth of that (round numbers step by at most 2.5), in
-// round units per metre of arrow. The flags say nothing is drawn yet (the renderer sets them).
+// round units per metre of arrow. The flags say nothing is drawn yet (drawSnapshot sets them).
 ArrowScale chooseArrowScale(const core::Snapshot& snap, const ViewOptions& view, double viewDistance);
 
 }  // namespace tether::render

@@ -4,74 +4,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <map>
+#include <optional>
 
-#include "core/constraint_type.h"
 #include "render/mesh.h"
+#include "render/shaders.h"
 
 namespace tether::render {
 
-using core::Quat;
 using core::Shape;
 using core::Snapshot;
 
 namespace {
-
-const char* kMeshVertex = R"(#version 330 core
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec4 i_rot;     // unit quaternion (x, y, z, w)
-layout(location = 3) in vec3 i_pos;
-layout(location = 4) in vec3 i_scale;
-layout(location = 5) in vec4 i_color;
-uniform mat4 u_viewProj;
-out vec3 v_normal;
-out vec3 v_world;
-out vec4 v_color;
-vec3 qrot(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
-void main() {
-  vec3 p = qrot(i_rot, a_pos * i_scale) + i_pos;
-  v_world = p;
-  v_normal = qrot(i_rot, normalize(a_normal / i_scale));  // exact for scale-then-rotate
-  v_color = i_color;
-  gl_Position = u_viewProj * vec4(p, 1.0);
-}
-)";
-
-const char* kMeshFragment = R"(#version 330 core
-in vec3 v_normal;
-in vec3 v_world;
-in vec4 v_color;
-uniform vec3 u_eye;
-uniform int u_lit;
-out vec4 frag;
-void main() {
-  if (u_lit == 0) { frag = v_color; return; }
-  vec3 n = normalize(v_normal);
-  vec3 v = normalize(u_eye - v_world);
-  if (dot(n, v) < 0.0) n = -n;
-  vec3 l = normalize(vec3(0.35, -0.55, 0.75));
-  float diff = max(dot(n, l), 0.0);
-  float fill = max(dot(n, normalize(vec3(-0.5, 0.3, 0.2))), 0.0);
-  float spec = pow(max(dot(n, normalize(l + v)), 0.0), 48.0);
-  frag = vec4(v_color.rgb * (0.38 + 0.55 * diff + 0.2 * fill) + 0.25 * spec, v_color.a);
-}
-)";
-
-const char* kLineVertex = R"(#version 330 core
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec4 a_color;
-uniform mat4 u_viewProj;
-out vec4 v_color;
-void main() { v_color = a_color; gl_Position = u_viewProj * vec4(a_pos, 1.0); }
-)";
-
-const char* kLineFragment = R"(#version 330 core
-in vec4 v_color;
-out vec4 frag;
-void main() { frag = v_color; }
-)";
 
 struct Instance {
   float rot[4];
@@ -85,7 +30,12 @@ struct LineVertex {
   float color[4];
 };
 
-GLuint compile(GLenum type, const char* src, std::string& error) {
+GLuint compile(GLenum type, const char* file, std::string& error) {
+  const char* src = shaderSource(file);
+  if (!src) {
+    error = std::string(file) + ": no such shader in resources/shaders/";
+    return 0;
+  }
   const GLuint s = glCreateShader(type);
   glShaderSource(s, 1, &src, nullptr);
   glCompileShader(s);
@@ -94,7 +44,7 @@ GLuint compile(GLenum type, const char* src, std::string& error) {
   if (!ok) {
     char log[2048];
     glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    error = std::string("shader compile error: ") + log;
+    error = std::string(file) + ": shader compile error: " + log;
     glDeleteShader(s);
     return 0;
   }
@@ -127,8 +77,18 @@ GLuint link(const char* vs, const char* fs, std::string& error) {
   return p;
 }
 
-Color mix(const Color& a, const Color& b, float t) {
-  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+Instance instance(const Quat& q, const Vec3& p, const Vec3& s, const Color& c) {
+  Instance i{};
+  i.rot[0] = float(q.x()); i.rot[1] = float(q.y()); i.rot[2] = float(q.z()); i.rot[3] = float(q.w());
+  i.pos[0] = float(p.x()); i.pos[1] = float(p.y()); i.pos[2] = float(p.z());
+  i.scale[0] = float(s.x()); i.scale[1] = float(s.y()); i.scale[2] = float(s.z());
+  i.color[0] = c.r; i.color[1] = c.g; i.color[2] = c.b; i.color[3] = c.a;
+  return i;
+}
+
+void line(std::vector<LineVertex>& out, const Vec3& a, const Vec3& b, const Color& c) {
+  out.push_back({{float(a.x()), float(a.y()), float(a.z())}, {c.r, c.g, c.b, c.a}});
+  out.push_back({{float(b.x()), float(b.y()), float(b.z())}, {c.r, c.g, c.b, c.a}});
 }
 
 }  // namespace
@@ -192,7 +152,16 @@ struct Renderer::Gpu {
   GpuMesh thinHead;              // level of detail: arrow heads when there are many arrows
   std::map<int, GpuMesh> tori;  // by tube ratio in thousandths
   GLuint lineVao = 0, lineVbo = 0;
+
+  // this frame's batches
+  Color background;
   std::vector<LineVertex> lines;
+  struct Arrow {
+    Vec3 from, vector;
+    Color color;
+  };
+  std::vector<Arrow> arrows;  // made into meshes once their number (the level of detail) is known
+  std::optional<AxisGizmo> gizmo;
 
   GpuMesh& torus(double ratio) {
     const int key = std::clamp(int(std::lround(ratio * 1000)), 1, 1000);
@@ -203,32 +172,15 @@ struct Renderer::Gpu {
     }
     return it->second;
   }
+  template <typename F>
+  void forEachMesh(F f) {
+    for (GpuMesh* m : {&cylinder, &sphere, &box, &shaft, &head, &dotMesh, &thinRod, &thinHead}) f(*m);
+    for (auto& [k, m] : tori) f(m);
+  }
 };
 
 Renderer::Renderer() : m_gpu(std::make_unique<Gpu>()) {}
 Renderer::~Renderer() = default;  // GL objects are freed by release() while the context is current
-
-Color Renderer::constraintColor(int index) {
-  // saturated hues, none of them a body colour
-  static const Color palette[] = {{0.90f, 0.10f, 0.55f, 1}, {0.10f, 0.75f, 0.20f, 1}, {0.95f, 0.45f, 0.00f, 1},
-                                  {0.55f, 0.20f, 0.95f, 1}, {0.00f, 0.70f, 0.80f, 1}, {0.85f, 0.75f, 0.00f, 1},
-                                  {0.95f, 0.15f, 0.15f, 1}, {0.20f, 0.35f, 1.00f, 1}};
-  const int n = int(sizeof palette / sizeof palette[0]);
-  return palette[((index % n) + n) % n];
-}
-
-Color Renderer::bodyColor(Shape shape, bool fixed) {
-  if (fixed) return {0.55f, 0.55f, 0.58f, 1};
-  switch (shape) {
-    case Shape::Rod: return {0.42f, 0.56f, 0.72f, 1};
-    case Shape::Sphere: return {0.78f, 0.62f, 0.48f, 1};
-    case Shape::Torus: return {0.52f, 0.68f, 0.55f, 1};
-    case Shape::Box: return {0.72f, 0.66f, 0.52f, 1};
-  }
-  return {0.6f, 0.6f, 0.6f, 1};
-}
-
-Color Renderer::backgroundColor() { return {0.90f, 0.91f, 0.93f, 1}; }
 
 bool Renderer::initialize(std::string& error) {
   if (m_ready) return true;
@@ -238,9 +190,9 @@ bool Renderer::initialize(std::string& error) {
     return false;
   }
   Gpu& g = *m_gpu;
-  g.meshProgram = link(kMeshVertex, kMeshFragment, error);
+  g.meshProgram = link("mesh.vert", "mesh.frag", error);
   if (!g.meshProgram) return false;
-  g.lineProgram = link(kLineVertex, kLineFragment, error);
+  g.lineProgram = link("line.vert", "line.frag", error);
   if (!g.lineProgram) return false;
   g.meshViewProj = glGetUniformLocation(g.meshProgram, "u_viewProj");
   g.meshEye = glGetUniformLocation(g.meshProgram, "u_eye");
@@ -281,15 +233,7 @@ std::string Renderer::glVersion() const {
 void Renderer::release() {
   if (!m_ready) return;
   Gpu& g = *m_gpu;
-  g.cylinder.destroy();
-  g.sphere.destroy();
-  g.box.destroy();
-  g.shaft.destroy();
-  g.thinRod.destroy();
-  g.thinHead.destroy();
-  g.head.destroy();
-  g.dotMesh.destroy();
-  for (auto& [k, m] : g.tori) m.destroy();
+  g.forEachMesh([](GpuMesh& m) { m.destroy(); });
   g.tori.clear();
   glDeleteVertexArrays(1, &g.lineVao);
   glDeleteBuffers(1, &g.lineVbo);
@@ -300,215 +244,83 @@ void Renderer::release() {
 
 void Renderer::finish() { glFinish(); }
 
-namespace {
-
-Instance instance(const Quat& q, const Vec3& p, const Vec3& s, const Color& c) {
-  Instance i{};
-  i.rot[0] = float(q.x()); i.rot[1] = float(q.y()); i.rot[2] = float(q.z()); i.rot[3] = float(q.w());
-  i.pos[0] = float(p.x()); i.pos[1] = float(p.y()); i.pos[2] = float(p.z());
-  i.scale[0] = float(s.x()); i.scale[1] = float(s.y()); i.scale[2] = float(s.z());
-  i.color[0] = c.r; i.color[1] = c.g; i.color[2] = c.b; i.color[3] = c.a;
-  return i;
-}
-
-void line(std::vector<LineVertex>& out, const Vec3& a, const Vec3& b, const Color& c) {
-  out.push_back({{float(a.x()), float(a.y()), float(a.z())}, {c.r, c.g, c.b, c.a}});
-  out.push_back({{float(b.x()), float(b.y()), float(b.z())}, {c.r, c.g, c.b, c.a}});
-}
-
-}  // namespace
-
 void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& view, const Highlight& hl) {
-  m_segments.clear();
-  m_gizmo.clear();
-  m_scale.forces = m_scale.torques = m_scale.velocities = false;
-  const Color bg = backgroundColor();
-  glViewport(0, 0, cam.width(), cam.height());
-  glClearColor(bg.r, bg.g, bg.b, 1);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (!m_ready || !snap.geometry) return;
+  m_drawn = {};
+  m_labels.clear();
+  if (!m_ready) return;
   Gpu& g = *m_gpu;
-  const core::SceneGeometry& geo = *snap.geometry;
-  for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh, &g.thinRod, &g.thinHead}) m->lit.clear(), m->flat.clear();
-  for (auto& [k, m] : g.tori) m.lit.clear(), m.flat.clear();
+  g.forEachMesh([](GpuMesh& m) { m.lit.clear(), m.flat.clear(); });
   g.lines.clear();
+  g.arrows.clear();
+  g.gizmo.reset();
+  m_camera = &cam;
+  m_drawn = drawSnapshot(snap, cam, view, hl, *this);
+  flush();
+  m_camera = nullptr;
+}
 
-  const Color highlight{1.0f, 0.72f, 0.15f, 1}, hover{1.0f, 0.9f, 0.45f, 1};
-  const bool debug = view.debugDraw;
+void Renderer::background(const Color& c) { m_gpu->background = c; }
 
-  // bodies
-  for (size_t i = 0; i < snap.bodies.size() && i < geo.bodies.size(); ++i) {
-    const core::BodyPose& p = snap.bodies[i];
-    if (!p.active) continue;
-    const core::BodyGeometry& b = geo.bodies[i];
-    Color c = bodyColor(b.shape, b.fixed);
-    if (int(i) == hl.selectedBody) c = mix(c, highlight, 0.75f);
-    else if (int(i) == hl.hoverBody) c = mix(c, hover, 0.45f);
-    switch (b.shape) {
-      case Shape::Rod:
-        // fewer sides where the rod is under 3 pixels thick
-        (b.radius < 3 * cam.pixelSize(p.x) ? g.thinRod : g.cylinder)
-            .lit.push_back(instance(p.q, p.x, Vec3(b.radius, b.radius, b.length), c));
-        break;
-      case Shape::Sphere:
-        (b.radius < 4 * cam.pixelSize(p.x) ? g.dotMesh : g.sphere)
-            .lit.push_back(instance(p.q, p.x, Vec3::Constant(b.radius), c));
-        break;
-      case Shape::Box: g.box.lit.push_back(instance(p.q, p.x, b.size, c)); break;
-      case Shape::Torus:
-        g.torus(b.minorRadius / b.majorRadius).lit.push_back(instance(p.q, p.x, Vec3::Constant(b.majorRadius), c));
-        break;
-    }
+// each shape its unit mesh (render/mesh.h) scaled to its dimensions; small on screen, fewer sides
+void Renderer::shape(const core::BodyGeometry& b, const Vec3& x, const Quat& q, const Color& c) {
+  Gpu& g = *m_gpu;
+  switch (b.shape) {
+    case Shape::Rod:
+      // fewer sides where the rod is under 3 pixels thick
+      (b.radius < 3 * m_camera->pixelSize(x) ? g.thinRod : g.cylinder)
+          .lit.push_back(instance(q, x, Vec3(b.radius, b.radius, b.length), c));
+      break;
+    case Shape::Sphere:
+      // the dot's mesh where the radius is under 4 pixels
+      (b.radius < 4 * m_camera->pixelSize(x) ? g.dotMesh : g.sphere).lit.push_back(instance(q, x, Vec3::Constant(b.radius), c));
+      break;
+    case Shape::Box: g.box.lit.push_back(instance(q, x, b.size, c)); break;
+    case Shape::Torus:
+      g.torus(b.minorRadius / b.majorRadius).lit.push_back(instance(q, x, Vec3::Constant(b.majorRadius), c));
+      break;
   }
-  if (hl.previewRod && (hl.previewTo - hl.previewFrom).norm() > 1e-9) {
-    const Vec3 d = hl.previewTo - hl.previewFrom;
-    g.cylinder.lit.push_back(instance(Quat::FromTwoVectors(Vec3::UnitZ(), d), 0.5 * (hl.previewFrom + hl.previewTo),
-                                      Vec3(hl.previewRadius, hl.previewRadius, d.norm()), {0.6f, 0.75f, 0.9f, 1}));
-  }
+}
 
-  // a dot of constant screen size
-  auto dot = [&](const Vec3& at, double pixels, const Color& c) {
-    g.dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(pixels * cam.pixelSize(at)), c));
-  };
+void Renderer::segment(const Vec3& a, const Vec3& b, const Color& c) { line(m_gpu->lines, a, b, c); }
+
+void Renderer::arrow(const Vec3& from, const Vec3& vector, const Color& c) { m_gpu->arrows.push_back({from, vector, c}); }
+
+void Renderer::point(const Vec3& at, double radiusPixels, const Color& c) {
+  m_gpu->dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(radiusPixels * m_camera->pixelSize(at)), c));
+}
+
+void Renderer::label(double px, double py, const std::string& text, const Color& c) { m_labels.push_back({px, py, text, c}); }
+
+void Renderer::axes(const AxisGizmo& gizmo) { m_gpu->gizmo = gizmo; }
+
+void Renderer::flush() {
+  Gpu& g = *m_gpu;
+  const Camera& cam = *m_camera;
+  glViewport(0, 0, cam.width(), cam.height());
+  glClearColor(g.background.r, g.background.g, g.background.b, 1);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
   // arrows: a shaft and a cone head of constant screen width. Level of detail: with hundreds
   // of arrows (a 1000-link chain) the shafts are lines and the heads four-sided, which keeps
   // software rendering (llvmpipe) interactive; a few arrows get round solid shafts.
-  size_t arrowCount = 0;
-  for (const core::ConstraintDraw& c : snap.constraints) arrowCount += c.active ? size_t(c.nb) : 0;
-  const bool manyArrows = arrowCount > 256;
-  auto arrow = [&](const Vec3& from, const Vec3& vec, const Color& c, Segment::Kind kind, int index) {
-    const double len = vec.norm();
-    if (!(len > 1e-12) || !std::isfinite(len)) return;
-    const Vec3 dir = vec / len;
-    const double w = 1.6 * cam.pixelSize(from);
+  const bool manyArrows = g.arrows.size() > 256;
+  for (const Gpu::Arrow& a : g.arrows) {
+    const double len = a.vector.norm();
+    const Vec3 dir = a.vector / len;
+    const double w = 1.6 * cam.pixelSize(a.from);
     const double head = std::min(0.35 * len, 7.0 * w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;
     if (manyArrows) {
-      line(g.lines, from, from + shaft * dir, c);
-      g.thinHead.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
+      line(g.lines, a.from, a.from + shaft * dir, a.color);
+      g.thinHead.flat.push_back(instance(q, a.from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), a.color));
     } else {
-      g.shaft.flat.push_back(instance(q, from + 0.5 * shaft * dir, Vec3(w, w, shaft), c));
-      g.head.flat.push_back(instance(q, from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), c));
-    }
-    m_segments.push_back({kind, index, from, from + vec});
-    if (kind == Segment::Kind::ConstraintTorque) m_scale.torques = true;
-    else if (kind == Segment::Kind::Velocity) m_scale.velocities = true;
-    else m_scale.forces = true;
-  };
-
-  if (debug) {
-    // arrow scales: the largest arrow about a fifth of the view, in round numbers
-    m_scale = chooseArrowScale(snap, view, cam.distance());
-
-    // nails
-    for (size_t i = 0; i < geo.nails.size(); ++i) {
-      Color c{0.18f, 0.18f, 0.2f, 1};
-      if (int(i) == hl.selectedNail) c = highlight;
-      else if (int(i) == hl.hoverNail) c = hover;
-      dot(geo.nails[i].position, int(i) == hl.hoverNail ? 7 : 5, c);
-    }
-    // paths: the curve, and the point moving on it
-    for (size_t i = 0; i < geo.paths.size(); ++i) {
-      const auto& curve = geo.paths[i].curve;
-      const Color c = int(i) == hl.selectedPath ? highlight : Color{0.35f, 0.35f, 0.45f, 1};
-      for (size_t k = 0; k + 1 < curve.size(); ++k) line(g.lines, curve[k], curve[k + 1], c);
-      if (geo.paths[i].closed && curve.size() > 2) line(g.lines, curve.back(), curve.front(), c);
-      if (i < snap.pathPoints.size()) dot(snap.pathPoints[i], 4, c);
-      for (const Vec3& k : geo.paths[i].keyframes) dot(k, 5, {0.95f, 0.55f, 0.1f, 1});  // keyframe handles
-    }
-    // constraints: geometry, then forces
-    for (size_t j = 0; j < snap.constraints.size(); ++j) {
-      const core::ConstraintDraw& c = snap.constraints[j];
-      if (!c.active) continue;
-      Color col = constraintColor(int(j));
-      const bool lit = int(j) == hl.selectedConstraint || int(j) == hl.hoverConstraint;
-      if (view.deviationLines) {
-        line(g.lines, c.point[0], c.point[1], col);
-        m_segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
-        // the type's guides (a line, a plane), faded, through the constraint's second point
-        if (j < geo.constraintDefs.size()) {
-          const core::ConstraintDef& def = geo.constraintDefs[j];
-          if (const auto& guides = core::constraintType(def.kind).guides) {
-            core::GuideContext gc;
-            gc.at = c.point[1];
-            gc.span = 2.0 * cam.distance();
-            gc.orientation = [&](const std::string& body) {
-              for (size_t i = 0; i < geo.bodies.size() && i < snap.bodies.size(); ++i)
-                if (geo.bodies[i].name == body) return snap.bodies[i].q;
-              return core::Quat::Identity();
-            };
-            for (const core::GuideSegment& s : guides(def, gc)) line(g.lines, s.a, s.b, mix(col, bg, 0.45f));
-          }
-        }
-      }
-      if (lit) {
-        dot(c.point[0], 5, highlight);
-        dot(c.point[1], 5, highlight);
-      }
-      for (int s = 0; s < c.nb; ++s) {
-        if (view.constraintForces)
-          arrow(c.at[s], c.force[s] / m_scale.newtonsPerMetre, col, Segment::Kind::ConstraintForce, int(j));
-        if (view.torques && c.torque[s].norm() > 1e-9 * (1 + c.force[s].norm()))
-          arrow(snap.bodies[size_t(c.body[s])].x, c.torque[s] / m_scale.newtonMetresPerMetre, mix(col, {0, 0, 0, 1}, 0.35f),
-                Segment::Kind::ConstraintTorque, int(j));
-      }
-    }
-    // springs as lines; external forces and velocities at the centres of mass
-    for (size_t f = 0; f < snap.forces.size(); ++f) {
-      const core::ForceDraw& d = snap.forces[f];
-      if (!d.active || f >= geo.forceKinds.size()) continue;
-      if (geo.forceKinds[f] == core::ForceKind::Spring) {
-        line(g.lines, d.a, d.b, {0.15f, 0.45f, 0.15f, 1});
-        m_segments.push_back({Segment::Kind::Spring, int(f), d.a, d.b});
-      }
-    }
-    for (size_t i = 0; i < snap.bodies.size(); ++i) {
-      const core::BodyPose& p = snap.bodies[i];
-      if (!p.active) continue;
-      if (view.externalForces)
-        arrow(p.x, p.externalForce / m_scale.newtonsPerMetre, {0.25f, 0.25f, 0.28f, 1}, Segment::Kind::ExternalForce,
-              int(i));
-      if (view.velocities)
-        arrow(p.x, p.v / m_scale.secondsPerMetre, {0.0f, 0.55f, 0.55f, 1}, Segment::Kind::Velocity, int(i));
-    }
-    // control points
-    if (view.controlPoints)
-      for (size_t i = 0; i < snap.bodies.size() && i < geo.bodies.size(); ++i) {
-        if (!snap.bodies[i].active) continue;
-        for (size_t k = 0; k < geo.bodies[i].points.size(); ++k)
-          dot(core::worldPoint(snap.bodies[i], geo.bodies[i].points[k].local), 3.5, {0.1f, 0.1f, 0.1f, 1});
-      }
-  }
-  // the hovered control point and tool feedback show in every mode
-  if (hl.hoverPointBody >= 0 && size_t(hl.hoverPointBody) < geo.bodies.size() &&
-      size_t(hl.hoverPoint) < geo.bodies[size_t(hl.hoverPointBody)].points.size())
-    dot(core::worldPoint(snap.bodies[size_t(hl.hoverPointBody)],
-                         geo.bodies[size_t(hl.hoverPointBody)].points[size_t(hl.hoverPoint)].local),
-        7, highlight);
-  if (hl.hoverWorld) dot(hl.hoverPosition, 4, {0.9f, 0.3f, 0.1f, 1});
-  if (hl.preview) line(g.lines, hl.previewFrom, hl.previewTo, {0.9f, 0.3f, 0.1f, 1});
-  if (snap.mouseActive) {
-    line(g.lines, snap.mouseFrom, snap.mouseTo, {0.85f, 0.1f, 0.85f, 1});
-    dot(snap.mouseTo, 4, {0.85f, 0.1f, 0.85f, 1});
-  }
-
-  // ground grid in the z = 0 plane, spacing a power of ten near a tenth of the view
-  if (view.grid) {
-    const double step = std::pow(10.0, std::floor(std::log10(std::max(cam.distance() * 0.15, 1e-3))));
-    const int n = 20;
-    const Vec3 c = cam.target();
-    const double cx = std::round(c.x() / step) * step, cy = std::round(c.y() / step) * step;
-    const Color gc = mix(bg, {0, 0, 0, 1}, 0.12f);
-    for (int k = -n; k <= n; ++k) {
-      const double x = cx + k * step, y = cy + k * step;
-      line(g.lines, Vec3(x, cy - n * step, 0), Vec3(x, cy + n * step, 0), std::abs(x) < 1e-9 * step ? Color{0.75f, 0.4f, 0.4f, 1} : gc);
-      line(g.lines, Vec3(cx - n * step, y, 0), Vec3(cx + n * step, y, 0), std::abs(y) < 1e-9 * step ? Color{0.4f, 0.7f, 0.4f, 1} : gc);
+      g.shaft.flat.push_back(instance(q, a.from + 0.5 * shaft * dir, Vec3(w, w, shaft), a.color));
+      g.head.flat.push_back(instance(q, a.from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), a.color));
     }
   }
 
-  // draw: shaded meshes, unshaded overlay meshes, lines
+  // shaded meshes, unshaded meshes, lines
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
   glDisable(GL_CULL_FACE);
@@ -520,9 +332,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   glUniform3f(g.meshEye, float(eye.x()), float(eye.y()), float(eye.z()));
   for (int lit : {1, 0}) {
     glUniform1i(g.meshLit, lit);
-    for (GpuMesh* m : {&g.cylinder, &g.sphere, &g.box, &g.shaft, &g.head, &g.dotMesh, &g.thinRod, &g.thinHead})
-      m->drawInstances(lit ? m->lit : m->flat);
-    for (auto& [k, m] : g.tori) m.drawInstances(lit ? m.lit : m.flat);
+    g.forEachMesh([&](GpuMesh& m) { m.drawInstances(lit ? m.lit : m.flat); });
   }
   auto drawLines = [&](const glm::mat4& matrix) {
     if (g.lines.empty()) return;
@@ -535,22 +345,13 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   };
   drawLines(vp);
 
-  // axis gizmo: the camera's rotation only, in a corner
-  {
-    const int size = 90;
-    glViewport(8, 8, size, size);
+  // the gizmo over the scene, in its own square
+  if (g.gizmo) {
+    glViewport(g.gizmo->x, g.gizmo->y, g.gizmo->size, g.gizmo->size);
     glClear(GL_DEPTH_BUFFER_BIT);
-    const Vec3 f = cam.forward();
-    const glm::mat4 rot = glm::lookAt(glm::vec3(-3 * f.x(), -3 * f.y(), -3 * f.z()), glm::vec3(0), glm::vec3(0, 0, 1));
-    const glm::mat4 m = glm::ortho(-1.4f, 1.4f, -1.4f, 1.4f, 0.1f, 10.0f) * rot;
     g.lines.clear();
-    const Color axes[3] = {{0.85f, 0.15f, 0.15f, 1}, {0.1f, 0.65f, 0.1f, 1}, {0.15f, 0.3f, 0.9f, 1}};
-    for (int a = 0; a < 3; ++a) {
-      line(g.lines, Vec3::Zero(), Vec3::Unit(a), axes[a]);
-      const glm::vec4 tip = m * glm::vec4(1.2f * float(a == 0), 1.2f * float(a == 1), 1.2f * float(a == 2), 1.0f);
-      m_gizmo.push_back({char('x' + a), 8 + (tip.x + 1) * 0.5 * size, cam.height() - (8 + (tip.y + 1) * 0.5 * size)});
-    }
-    drawLines(m);
+    for (int a = 0; a < 3; ++a) line(g.lines, Vec3::Zero(), Vec3::Unit(a), g.gizmo->axes[a]);
+    drawLines(g.gizmo->viewProjection);
     glViewport(0, 0, cam.width(), cam.height());
   }
   // leave the state as found, for whoever paints next (QPainter overlays)

@@ -1,45 +1,27 @@
-// Draws a core::Snapshot with OpenGL 3.3 core: instanced shaded bodies, nails, control points,
-// constraints (point pairs, lines, planes, path curves), a ground grid and an axis gizmo, and the
-// live debug overlay of force / torque / velocity arrows. Works in any current GL 3.3 context
-// (functions are loaded with libepoxy); no widgets, no Qt.
+// The OpenGL 3.3 core backend of the viewport: draw() walks a core::Snapshot (drawSnapshot,
+// render/scene_walk.h, decides what is shown) and batches what the walk emits through
+// DebugDraw into instanced meshes (shaded bodies, unshaded arrows and dots) and lines, then
+// draws the batches. Works in any current GL 3.3 context (functions are loaded with libepoxy);
+// no widgets, no Qt.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/snapshot.h"
 #include "render/camera.h"
-#include "render/overlay.h"
-#include "render/picking.h"
+#include "render/debug_draw.h"
+#include "render/scene_walk.h"
 
 namespace tether::render {
 
-struct Color {
-  float r = 0, g = 0, b = 0, a = 1;
-};
-
-// What the user points at or has selected (indices into the snapshot).
-struct Highlight {
-  int selectedBody = -1, hoverBody = -1;
-  int selectedNail = -1, hoverNail = -1;
-  int selectedConstraint = -1, hoverConstraint = -1;
-  int selectedPath = -1;
-  int hoverPointBody = -1, hoverPoint = -1;  // a control point under the cursor
-  bool hoverWorld = false;                   // a world position under the cursor (tools)
-  Vec3 hoverPosition = Vec3::Zero();
-  // a tool's rubber band and a rod being placed
-  bool preview = false;
-  Vec3 previewFrom = Vec3::Zero(), previewTo = Vec3::Zero();
-  bool previewRod = false;
-  double previewRadius = 0.02;
-};
-
-class Renderer {
+// The DebugDraw it implements is private: draw()'s walk is what emits into the batches (a
+// primitive emitted outside draw() would never be drawn).
+class Renderer : private DebugDraw {
  public:
   Renderer();
-  ~Renderer();
+  ~Renderer() override;
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
@@ -53,25 +35,34 @@ class Renderer {
   void draw(const core::Snapshot& snap, const Camera& camera, const ViewOptions& view, const Highlight& hl);
   void finish();  // glFinish: for frame timing
 
-  // after draw(): the arrows and constraint lines drawn (for hover), the legend scale and the
-  // gizmo's axis tips in pixels (x, y, z)
-  const std::vector<Segment>& segments() const { return m_segments; }
-  const ArrowScale& arrowScale() const { return m_scale; }
-  struct GizmoLabel { char axis; double px, py; };
-  const std::vector<GizmoLabel>& gizmoLabels() const { return m_gizmo; }
-
-  // colours, so the UI and the tests agree with what is drawn
-  static Color constraintColor(int index);
-  static Color bodyColor(core::Shape shape, bool fixed);
-  static Color backgroundColor();
+  // after draw(): the arrows and constraint lines drawn (for hover), the legend scale, and the
+  // labels for the painter to write over the picture (GL draws no text)
+  const std::vector<Segment>& segments() const { return m_drawn.segments; }
+  const ArrowScale& arrowScale() const { return m_drawn.arrowScale; }
+  struct Label {
+    double px, py;
+    std::string text;
+    Color color;
+  };
+  const std::vector<Label>& labels() const { return m_labels; }
 
  private:
+  // DebugDraw: batched for draw()
+  void background(const Color& c) override;
+  void shape(const core::BodyGeometry& body, const Vec3& position, const Quat& orientation, const Color& c) override;
+  void segment(const Vec3& a, const Vec3& b, const Color& c) override;
+  void arrow(const Vec3& from, const Vec3& vector, const Color& c) override;
+  void point(const Vec3& at, double radiusPixels, const Color& c) override;
+  void label(double px, double py, const std::string& text, const Color& c) override;
+  void axes(const AxisGizmo& gizmo) override;
+  void flush();
+
   struct Gpu;
   std::unique_ptr<Gpu> m_gpu;
   bool m_ready = false;
-  std::vector<Segment> m_segments;
-  ArrowScale m_scale;
-  std::vector<GizmoLabel> m_gizmo;
+  const Camera* m_camera = nullptr;  // during draw(): pixel sizes of arrows, dots and thin shapes
+  DrawnScene m_drawn;
+  std::vector<Label> m_labels;
 };
 
 }  // namespace tether::render

@@ -11,7 +11,7 @@
 #include "core/constraint_type.h"
 #include "core/snapshot.h"
 #include "render/camera.h"
-#include "render/renderer.h"
+#include "render/scene_walk.h"
 #include "ui/document.h"
 #include "ui/selection.h"
 #include "ui/simulation_controller.h"

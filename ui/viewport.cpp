@@ -172,10 +172,10 @@ void ViewportWidget::paintOverlay(QPainter& p) {
   QFont f = p.font();
   f.setPointSizeF(9);
   p.setFont(f);
-  // axis labels of the gizmo
-  for (const auto& l : m_renderer.gizmoLabels()) {
-    p.setPen(l.axis == 'x' ? QColor(200, 40, 40) : l.axis == 'y' ? QColor(20, 150, 20) : QColor(40, 70, 220));
-    p.drawText(QPointF(l.px - 4, l.py + 4), QString(QChar(l.axis)));
+  // the walk's labels (the gizmo's axis letters), about centred on their pixel
+  for (const render::Renderer::Label& l : m_renderer.labels()) {
+    p.setPen(QColor::fromRgbF(l.color.r, l.color.g, l.color.b, l.color.a));
+    p.drawText(QPointF(l.px - 4, l.py + 4), QString::fromStdString(l.text));
   }
   const bool debug = m_view.debugDraw;
   // legend: a bar of 80 px and what it stands for at the orbit target's depth

@@ -162,7 +162,7 @@ class GuiTest : public QObject {
     QTest::qWait(100);
     const QImage img = screenshot(v);
     img.save(QDir::currentPath() + "/gui_place_rod.png");
-    const render::Color c = render::Renderer::constraintColor(0);
+    const render::Color c = render::constraintColor(0);
     const QPoint n = pixel(v, nail);
     int hits = 0;
     for (int y = n.y() - 40; y <= n.y() + 40; ++y)

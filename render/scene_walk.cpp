@@ -1,0 +1,217 @@
+#include "render/scene_walk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/constraint_type.h"
+
+namespace tether::render {
+
+using core::Shape;
+using core::Snapshot;
+
+namespace {
+
+Color mix(const Color& a, const Color& b, float t) {
+  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+}
+
+}  // namespace
+
+Color constraintColor(int index) {
+  // saturated hues, none of them a body colour
+  static const Color palette[] = {{0.90f, 0.10f, 0.55f, 1}, {0.10f, 0.75f, 0.20f, 1}, {0.95f, 0.45f, 0.00f, 1},
+                                  {0.55f, 0.20f, 0.95f, 1}, {0.00f, 0.70f, 0.80f, 1}, {0.85f, 0.75f, 0.00f, 1},
+                                  {0.95f, 0.15f, 0.15f, 1}, {0.20f, 0.35f, 1.00f, 1}};
+  const int n = int(sizeof palette / sizeof palette[0]);
+  return palette[((index % n) + n) % n];
+}
+
+Color bodyColor(Shape shape, bool fixed) {
+  if (fixed) return {0.55f, 0.55f, 0.58f, 1};
+  switch (shape) {
+    case Shape::Rod: return {0.42f, 0.56f, 0.72f, 1};
+    case Shape::Sphere: return {0.78f, 0.62f, 0.48f, 1};
+    case Shape::Torus: return {0.52f, 0.68f, 0.55f, 1};
+    case Shape::Box: return {0.72f, 0.66f, 0.52f, 1};
+  }
+  return {0.6f, 0.6f, 0.6f, 1};
+}
+
+Color backgroundColor() { return {0.90f, 0.91f, 0.93f, 1}; }
+
+DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptions& view, const Highlight& hl,
+                        DebugDraw& out) {
+  DrawnScene drawn;
+  const Color bg = backgroundColor();
+  out.background(bg);
+  if (!snap.geometry) return drawn;
+  const core::SceneGeometry& geo = *snap.geometry;
+  const Color highlight{1.0f, 0.72f, 0.15f, 1}, hover{1.0f, 0.9f, 0.45f, 1};
+
+  // bodies
+  for (size_t i = 0; i < snap.bodies.size() && i < geo.bodies.size(); ++i) {
+    const core::BodyPose& p = snap.bodies[i];
+    if (!p.active) continue;
+    const core::BodyGeometry& b = geo.bodies[i];
+    Color c = bodyColor(b.shape, b.fixed);
+    if (int(i) == hl.selectedBody) c = mix(c, highlight, 0.75f);
+    else if (int(i) == hl.hoverBody) c = mix(c, hover, 0.45f);
+    out.shape(b, p.x, p.q, c);
+  }
+  if (hl.previewRod && (hl.previewTo - hl.previewFrom).norm() > 1e-9) {
+    const Vec3 d = hl.previewTo - hl.previewFrom;
+    core::BodyGeometry rod;
+    rod.shape = Shape::Rod;
+    rod.radius = hl.previewRadius;
+    rod.length = d.norm();
+    out.shape(rod, 0.5 * (hl.previewFrom + hl.previewTo), Quat::FromTwoVectors(Vec3::UnitZ(), d), {0.6f, 0.75f, 0.9f, 1});
+  }
+
+  // an arrow hovering can name, and the legend's kinds
+  auto arrow = [&](const Vec3& from, const Vec3& vec, const Color& c, Segment::Kind kind, int index) {
+    const double len = vec.norm();
+    if (!(len > 1e-12) || !std::isfinite(len)) return;
+    out.arrow(from, vec, c);
+    drawn.segments.push_back({kind, index, from, from + vec});
+    if (kind == Segment::Kind::ConstraintTorque) drawn.arrowScale.torques = true;
+    else if (kind == Segment::Kind::Velocity) drawn.arrowScale.velocities = true;
+    else drawn.arrowScale.forces = true;
+  };
+
+  if (view.debugDraw) {
+    // arrow scales: the largest arrow about a fifth of the view, in round numbers
+    drawn.arrowScale = chooseArrowScale(snap, view, cam.distance());
+    const ArrowScale& scale = drawn.arrowScale;
+
+    // nails
+    for (size_t i = 0; i < geo.nails.size(); ++i) {
+      Color c{0.18f, 0.18f, 0.2f, 1};
+      if (int(i) == hl.selectedNail) c = highlight;
+      else if (int(i) == hl.hoverNail) c = hover;
+      out.point(geo.nails[i].position, int(i) == hl.hoverNail ? 7 : 5, c);
+    }
+    // paths: the curve, and the point moving on it
+    for (size_t i = 0; i < geo.paths.size(); ++i) {
+      const auto& curve = geo.paths[i].curve;
+      const Color c = int(i) == hl.selectedPath ? highlight : Color{0.35f, 0.35f, 0.45f, 1};
+      for (size_t k = 0; k + 1 < curve.size(); ++k) out.segment(curve[k], curve[k + 1], c);
+      if (geo.paths[i].closed && curve.size() > 2) out.segment(curve.back(), curve.front(), c);
+      if (i < snap.pathPoints.size()) out.point(snap.pathPoints[i], 4, c);
+      for (const Vec3& k : geo.paths[i].keyframes) out.point(k, 5, {0.95f, 0.55f, 0.1f, 1});  // keyframe handles
+    }
+    // constraints: geometry, then forces
+    for (size_t j = 0; j < snap.constraints.size(); ++j) {
+      const core::ConstraintDraw& c = snap.constraints[j];
+      if (!c.active) continue;
+      Color col = constraintColor(int(j));
+      const bool lit = int(j) == hl.selectedConstraint || int(j) == hl.hoverConstraint;
+      if (view.deviationLines) {
+        out.segment(c.point[0], c.point[1], col);
+        drawn.segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
+        // the type's guides (a line, a plane), faded, through the constraint's second point
+        if (j < geo.constraintDefs.size()) {
+          const core::ConstraintDef& def = geo.constraintDefs[j];
+          if (const auto& guides = core::constraintType(def.kind).guides) {
+            core::GuideContext gc;
+            gc.at = c.point[1];
+            gc.span = 2.0 * cam.distance();
+            gc.orientation = [&](const std::string& body) {
+              for (size_t i = 0; i < geo.bodies.size() && i < snap.bodies.size(); ++i)
+                if (geo.bodies[i].name == body) return snap.bodies[i].q;
+              return core::Quat::Identity();
+            };
+            for (const core::GuideSegment& s : guides(def, gc)) out.segment(s.a, s.b, mix(col, bg, 0.45f));
+          }
+        }
+      }
+      if (lit) {
+        out.point(c.point[0], 5, highlight);
+        out.point(c.point[1], 5, highlight);
+      }
+      for (int s = 0; s < c.nb; ++s) {
+        if (view.constraintForces)
+          arrow(c.at[s], c.force[s] / scale.newtonsPerMetre, col, Segment::Kind::ConstraintForce, int(j));
+        // a torque beside its force only when it is more than round-off
+        if (view.torques && c.torque[s].norm() > 1e-9 * (1 + c.force[s].norm()))
+          arrow(snap.bodies[size_t(c.body[s])].x, c.torque[s] / scale.newtonMetresPerMetre, mix(col, {0, 0, 0, 1}, 0.35f),
+                Segment::Kind::ConstraintTorque, int(j));
+      }
+    }
+    // springs as lines; external forces and velocities at the centres of mass
+    for (size_t f = 0; f < snap.forces.size(); ++f) {
+      const core::ForceDraw& d = snap.forces[f];
+      if (!d.active || f >= geo.forceKinds.size()) continue;
+      if (geo.forceKinds[f] == core::ForceKind::Spring) {
+        out.segment(d.a, d.b, {0.15f, 0.45f, 0.15f, 1});
+        drawn.segments.push_back({Segment::Kind::Spring, int(f), d.a, d.b});
+      }
+    }
+    for (size_t i = 0; i < snap.bodies.size(); ++i) {
+      const core::BodyPose& p = snap.bodies[i];
+      if (!p.active) continue;
+      if (view.externalForces)
+        arrow(p.x, p.externalForce / scale.newtonsPerMetre, {0.25f, 0.25f, 0.28f, 1}, Segment::Kind::ExternalForce,
+              int(i));
+      if (view.velocities)
+        arrow(p.x, p.v / scale.secondsPerMetre, {0.0f, 0.55f, 0.55f, 1}, Segment::Kind::Velocity, int(i));
+    }
+    // control points
+    if (view.controlPoints)
+      for (size_t i = 0; i < snap.bodies.size() && i < geo.bodies.size(); ++i) {
+        if (!snap.bodies[i].active) continue;
+        for (size_t k = 0; k < geo.bodies[i].points.size(); ++k)
+          out.point(core::worldPoint(snap.bodies[i], geo.bodies[i].points[k].local), 3.5, {0.1f, 0.1f, 0.1f, 1});
+      }
+  }
+  // the hovered control point and tool feedback show in every mode
+  if (hl.hoverPointBody >= 0 && size_t(hl.hoverPointBody) < geo.bodies.size() &&
+      size_t(hl.hoverPoint) < geo.bodies[size_t(hl.hoverPointBody)].points.size())
+    out.point(core::worldPoint(snap.bodies[size_t(hl.hoverPointBody)],
+                               geo.bodies[size_t(hl.hoverPointBody)].points[size_t(hl.hoverPoint)].local),
+              7, highlight);
+  if (hl.hoverWorld) out.point(hl.hoverPosition, 4, {0.9f, 0.3f, 0.1f, 1});
+  if (hl.preview) out.segment(hl.previewFrom, hl.previewTo, {0.9f, 0.3f, 0.1f, 1});
+  if (snap.mouseActive) {
+    out.segment(snap.mouseFrom, snap.mouseTo, {0.85f, 0.1f, 0.85f, 1});
+    out.point(snap.mouseTo, 4, {0.85f, 0.1f, 0.85f, 1});
+  }
+
+  // ground grid in the z = 0 plane, spacing a power of ten near a tenth of the view
+  if (view.grid) {
+    const double step = std::pow(10.0, std::floor(std::log10(std::max(cam.distance() * 0.15, 1e-3))));
+    const int n = 20;
+    const Vec3 c = cam.target();
+    const double cx = std::round(c.x() / step) * step, cy = std::round(c.y() / step) * step;
+    const Color gc = mix(bg, {0, 0, 0, 1}, 0.12f);
+    for (int k = -n; k <= n; ++k) {
+      const double x = cx + k * step, y = cy + k * step;
+      out.segment(Vec3(x, cy - n * step, 0), Vec3(x, cy + n * step, 0), std::abs(x) < 1e-9 * step ? Color{0.75f, 0.4f, 0.4f, 1} : gc);
+      out.segment(Vec3(cx - n * step, y, 0), Vec3(cx + n * step, y, 0), std::abs(y) < 1e-9 * step ? Color{0.4f, 0.7f, 0.4f, 1} : gc);
+    }
+  }
+
+  // axis gizmo: the camera's rotation only, in the bottom-left corner, each axis lettered past its tip
+  AxisGizmo gizmo;
+  gizmo.x = gizmo.y = 8;
+  gizmo.size = 90;
+  const Vec3 f = cam.forward();
+  const glm::mat4 rot = glm::lookAt(glm::vec3(-3 * f.x(), -3 * f.y(), -3 * f.z()), glm::vec3(0), glm::vec3(0, 0, 1));
+  gizmo.viewProjection = glm::ortho(-1.4f, 1.4f, -1.4f, 1.4f, 0.1f, 10.0f) * rot;
+  gizmo.axes[0] = {0.85f, 0.15f, 0.15f, 1};
+  gizmo.axes[1] = {0.1f, 0.65f, 0.1f, 1};
+  gizmo.axes[2] = {0.15f, 0.3f, 0.9f, 1};
+  out.axes(gizmo);
+  // the letters a little darker than their axes, to read as text
+  const Color letters[3] = {{200 / 255.f, 40 / 255.f, 40 / 255.f, 1}, {20 / 255.f, 150 / 255.f, 20 / 255.f, 1},
+                            {40 / 255.f, 70 / 255.f, 220 / 255.f, 1}};
+  for (int a = 0; a < 3; ++a) {
+    const glm::vec4 tip = gizmo.viewProjection * glm::vec4(1.2f * float(a == 0), 1.2f * float(a == 1), 1.2f * float(a == 2), 1.0f);
+    out.label(gizmo.x + (tip.x + 1) * 0.5 * gizmo.size, cam.height() - (gizmo.y + (tip.y + 1) * 0.5 * gizmo.size),
+              std::string(1, char('x' + a)), letters[a]);
+  }
+  return drawn;
+}
+
+}  // namespace tether::render

@@ -1,0 +1,52 @@
+// What the viewport shows of a snapshot, decided without GL: drawSnapshot walks it and emits
+// every body, line, arrow, dot and label, with its colour and size, through a DebugDraw
+// (render/debug_draw.h). The renderer draws what it emits; tests/render/ records it.
+#pragma once
+
+#include <vector>
+
+#include "core/snapshot.h"
+#include "render/camera.h"
+#include "render/debug_draw.h"
+#include "render/overlay.h"
+#include "render/picking.h"
+
+namespace tether::render {
+
+// What the user points at or has selected (indices into the snapshot).
+struct Highlight {
+  int selectedBody = -1, hoverBody = -1;
+  int selectedNail = -1, hoverNail = -1;
+  int selectedConstraint = -1, hoverConstraint = -1;
+  int selectedPath = -1;
+  int hoverPointBody = -1, hoverPoint = -1;  // a control point under the cursor
+  bool hoverWorld = false;                   // a world position under the cursor (tools)
+  Vec3 hoverPosition = Vec3::Zero();
+  // a tool's rubber band and a rod being placed
+  bool preview = false;
+  Vec3 previewFrom = Vec3::Zero(), previewTo = Vec3::Zero();
+  bool previewRod = false;
+  double previewRadius = 0.02;
+};
+
+// What the GUI reads beside the picture: the arrows, constraint lines and springs drawn
+// (hovering and clicking pick them) and the scale the arrows were drawn at (the legend).
+struct DrawnScene {
+  std::vector<Segment> segments;
+  ArrowScale arrowScale;
+};
+
+// Emits the snapshot as the viewport shows it, in this order: the background; bodies and the
+// rod a tool is placing; with view.debugDraw, nails, paths, each active constraint's line, its
+// type's guides and force and torque arrows (at chooseArrowScale's scale), springs, applied
+// forces and velocities, control points; the hovered control point and the tools' feedback;
+// the mouse spring; the ground grid; the axis gizmo and its labels.
+DrawnScene drawSnapshot(const core::Snapshot& snap, const Camera& camera, const ViewOptions& view, const Highlight& hl,
+                        DebugDraw& out);
+
+// colours, so the UI and the tests agree with what is drawn
+Color constraintColor(int index);
+Color bodyColor(core::Shape shape, bool fixed);
+Color backgroundColor();
+
+}  // namespace tether::render

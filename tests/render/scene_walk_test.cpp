@@ -1,0 +1,307 @@
+// The walk of a snapshot (render/scene_walk.h) recorded through a DebugDraw without GL: what
+// the viewport shows, each thing once, in its colour.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "core/constraint_type.h"
+#include "render/scene_walk.h"
+
+using namespace tether;
+using core::Quat;
+using core::Vec3;
+using render::Color;
+using Kind = render::Segment::Kind;
+
+namespace {
+
+bool same(const Color& a, const Color& b) { return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a; }
+
+// Every primitive the walk emits, in order.
+struct Recorder : render::DebugDraw {
+  struct Shape { core::Shape shape; Vec3 position; Quat orientation; Color color; };
+  struct Line { Vec3 a, b; Color color; };
+  struct Arrow { Vec3 from, vector; Color color; };
+  struct Dot { Vec3 at; double radius; Color color; };
+  struct Text { double px, py; std::string text; Color color; };
+  Color backgroundColor;
+  std::vector<Shape> shapes;
+  std::vector<Line> lines;
+  std::vector<Arrow> arrows;
+  std::vector<Dot> dots;
+  std::vector<Text> texts;
+  int gizmos = 0;
+
+  void background(const Color& c) override { backgroundColor = c; }
+  void shape(const core::BodyGeometry& b, const Vec3& x, const Quat& q, const Color& c) override {
+    shapes.push_back({b.shape, x, q, c});
+  }
+  void segment(const Vec3& a, const Vec3& b, const Color& c) override { lines.push_back({a, b, c}); }
+  void arrow(const Vec3& from, const Vec3& v, const Color& c) override { arrows.push_back({from, v, c}); }
+  void point(const Vec3& at, double r, const Color& c) override { dots.push_back({at, r, c}); }
+  void label(double px, double py, const std::string& t, const Color& c) override { texts.push_back({px, py, t, c}); }
+  void axes(const render::AxisGizmo&) override { ++gizmos; }
+
+  template <typename T, typename P>
+  static int count(const std::vector<T>& v, P p) { return int(std::count_if(v.begin(), v.end(), p)); }
+};
+
+render::Camera frontCamera() {
+  render::Camera c;
+  c.resize(800, 600);
+  c.set(Vec3(0, 0, 1), 4.0, -M_PI / 2, 0.0);  // looking along +y
+  return c;
+}
+
+core::ConstraintDraw active(int nb, int body0, const Vec3& at, const Vec3& force, const Vec3& torque) {
+  core::ConstraintDraw c;
+  c.active = true;
+  c.deviation = 0;
+  c.nb = nb;
+  c.point[0] = at;
+  c.point[1] = at + Vec3(0, 0, 0.2);
+  for (int s = 0; s < nb; ++s) {
+    c.body[s] = body0 + s;
+    c.at[s] = at;
+    c.force[s] = s == 0 ? force : Vec3(-force);
+    c.torque[s] = torque;
+  }
+  return c;
+}
+
+// A rod and a ball (turned a quarter about x), an inactive box, a nail, a spring, and four
+// constraints: 0 a point-to-nail with a round-off torque (long enough to draw, were it drawn), 1 a point-on-line with a real torque,
+// 2 a hinge (a guide along the ball's axis as the ball holds it), 3 switched off.
+core::Snapshot smallScene() {
+  auto geo = std::make_shared<core::SceneGeometry>();
+  core::BodyGeometry rod, ball, box;
+  rod.name = "rod";
+  rod.points = {{"center", Vec3::Zero()}, {"end1", Vec3(0, 0, -0.5)}, {"end2", Vec3(0, 0, 0.5)}};
+  ball.name = "ball";
+  ball.shape = core::Shape::Sphere;
+  ball.points = {{"center", Vec3::Zero()}};
+  box.name = "box";
+  box.shape = core::Shape::Box;
+  geo->bodies = {rod, ball, box};
+  geo->nails.push_back({"nail", Vec3(0, 0, 2)});
+  core::ConstraintDef hang, slide, hinge, off;
+  hang.kind = off.kind = core::ConstraintKind::PointToNail;
+  slide.kind = core::ConstraintKind::PointOnLine;
+  slide.direction = Vec3(1, 0, 0);
+  hinge.kind = core::ConstraintKind::Hinge;
+  hinge.a.body = "rod";
+  hinge.b.body = "ball";
+  hinge.axisB = Vec3(0, 0, 1);
+  geo->constraintDefs = {hang, slide, hinge, off};
+  geo->constraintNames = {"hang", "slide", "hinge", "off"};
+  geo->forceKinds = {core::ForceKind::Spring};
+  geo->forceNames = {"spring"};
+
+  core::Snapshot s;
+  s.geometry = geo;
+  core::BodyPose p;
+  p.x = Vec3(0, 0, 1);
+  s.bodies.push_back(p);
+  p.x = Vec3(1, 0, 1);
+  p.q = Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()));
+  s.bodies.push_back(p);
+  p.active = false;
+  s.bodies.push_back(p);
+  s.constraints = {active(1, 0, Vec3(0, 0, 1.5), Vec3(0, 0, 20), Vec3(1e-8, 0, 0)),
+                   active(1, 1, Vec3(1, 0, 1), Vec3(0, 5, 0), Vec3(0, 0, 0.5)),
+                   active(2, 0, Vec3(0.5, 0, 1), Vec3(3, 0, 0), Vec3::Zero()),
+                   active(1, 0, Vec3(0, 0, 1.5), Vec3(0, 0, 7), Vec3(0, 0, 7))};
+  s.constraints[3].active = false;
+  core::ForceDraw spring;
+  spring.active = true;
+  spring.a = Vec3(0, 0, 1);
+  spring.b = Vec3(1, 0, 1);
+  s.forces.push_back(spring);
+  return s;
+}
+
+struct Walk {
+  Recorder out;
+  render::DrawnScene drawn;
+  Walk(const core::Snapshot& s, const render::ViewOptions& view, const render::Highlight& hl = {}) {
+    drawn = render::drawSnapshot(s, frontCamera(), view, hl, out);
+  }
+};
+
+render::ViewOptions noGrid() {
+  render::ViewOptions v;
+  v.grid = false;
+  return v;
+}
+
+}  // namespace
+
+TEST(SceneWalk, OneShapePerActiveBodyInItsColour) {
+  const Walk w(smallScene(), noGrid());
+  EXPECT_TRUE(same(w.out.backgroundColor, render::backgroundColor()));
+  ASSERT_EQ(w.out.shapes.size(), 2u);  // the box is inactive
+  EXPECT_EQ(w.out.shapes[0].shape, core::Shape::Rod);
+  EXPECT_EQ(w.out.shapes[1].shape, core::Shape::Sphere);
+  EXPECT_TRUE(same(w.out.shapes[1].color, render::bodyColor(core::Shape::Sphere, false)));
+  EXPECT_TRUE(w.out.shapes[1].position.isApprox(Vec3(1, 0, 1)));
+  EXPECT_TRUE(w.out.shapes[1].orientation.isApprox(smallScene().bodies[1].q));
+}
+
+TEST(SceneWalk, OneArrowPerActiveConstraintForceAndTorquesAboveRoundOff) {
+  const core::Snapshot s = smallScene();
+  const Walk w(s, noGrid());
+  const render::ArrowScale& scale = w.drawn.arrowScale;
+  EXPECT_EQ(scale.newtonsPerMetre, render::chooseArrowScale(s, noGrid(), 4.0).newtonsPerMetre);
+  // forces: 1 + 1 + 2 (the hinge pushes both bodies); the switched-off constraint draws nothing
+  for (int j = 0; j < 4; ++j)
+    EXPECT_EQ(Recorder::count(w.out.arrows, [&](const auto& a) { return same(a.color, render::constraintColor(j)); }),
+              j == 3 ? 0 : s.constraints[size_t(j)].nb)
+        << "constraint " << j;
+  const auto hang = std::find_if(w.out.arrows.begin(), w.out.arrows.end(),
+                                 [](const auto& a) { return same(a.color, render::constraintColor(0)); });
+  ASSERT_NE(hang, w.out.arrows.end());
+  EXPECT_TRUE(hang->from.isApprox(Vec3(0, 0, 1.5)));
+  EXPECT_TRUE(hang->vector.isApprox(Vec3(0, 0, 20) / scale.newtonsPerMetre));
+  // torques: the point-on-line's at the ball's centre; the point-to-nail's 1e-8 N m beside 20 N
+  // is round-off
+  ASSERT_EQ(w.out.arrows.size(), 5u);
+  const Recorder::Arrow& torque = w.out.arrows[2];  // after the point-on-line's force
+  EXPECT_TRUE(torque.from.isApprox(Vec3(1, 0, 1)));
+  EXPECT_TRUE(torque.vector.isApprox(Vec3(0, 0, 0.5) / scale.newtonMetresPerMetre));
+  // what hovering can name: every arrow, constraint line and spring
+  const auto& segs = w.drawn.segments;
+  EXPECT_EQ(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::ConstraintForce; }), 4);
+  EXPECT_EQ(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::ConstraintTorque && g.index == 1; }), 1);
+  EXPECT_EQ(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::ConstraintLine; }), 3);
+  EXPECT_EQ(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::Spring && g.index == 0; }), 1);
+  EXPECT_EQ(segs.size(), 9u);
+  EXPECT_TRUE(scale.forces && scale.torques && !scale.velocities);
+  // forces off: no force arrow, the torque stays
+  render::ViewOptions v = noGrid();
+  v.constraintForces = false;
+  EXPECT_EQ(Walk(s, v).out.arrows.size(), 1u);
+}
+
+TEST(SceneWalk, GuidesComeFromTheConstraintTypeTable) {
+  const core::Snapshot s = smallScene();
+  const Walk w(s, noGrid());
+  const core::SceneGeometry& geo = *s.geometry;
+  int guides = 0;
+  for (size_t j = 0; j < 3; ++j) {
+    const auto& fn = core::constraintType(geo.constraintDefs[j].kind).guides;
+    if (!fn) continue;
+    core::GuideContext gc;
+    gc.at = s.constraints[j].point[1];
+    gc.span = 2.0 * frontCamera().distance();
+    gc.orientation = [&](const std::string& body) { return body == "ball" ? s.bodies[1].q : s.bodies[0].q; };
+    for (const core::GuideSegment& g : fn(geo.constraintDefs[j], gc)) {
+      ++guides;
+      EXPECT_EQ(Recorder::count(w.out.lines,
+                                [&](const auto& l) {
+                                  return l.a.isApprox(g.a) && l.b.isApprox(g.b) &&
+                                         !same(l.color, render::constraintColor(int(j)));  // faded
+                                }),
+                1)
+          << "constraint " << j;
+    }
+  }
+  EXPECT_EQ(guides, 2);  // the point-on-line's line and the hinge's axis
+  // the hinge's axis as the ball holds it (turned to -y), not as its file says (z)
+  EXPECT_EQ(Recorder::count(w.out.lines, [](const auto& l) { return (l.b - l.a).normalized().isApprox(Vec3(0, -1, 0)); }), 1);
+  // each constraint's line between its two points, a spring's between its ends, nothing else
+  EXPECT_EQ(w.out.lines.size(), 3u + 2u + 1u);
+  render::ViewOptions v = noGrid();
+  v.deviationLines = false;
+  EXPECT_EQ(Walk(s, v).out.lines.size(), 1u);  // the spring
+}
+
+TEST(SceneWalk, NothingDebugWithoutDebugDraw) {
+  const core::Snapshot s = smallScene();
+  render::ViewOptions v = noGrid();
+  v.debugDraw = false;
+  const Walk w(s, v);
+  EXPECT_EQ(w.out.shapes.size(), 2u);
+  EXPECT_TRUE(w.out.arrows.empty());
+  EXPECT_TRUE(w.out.lines.empty());
+  EXPECT_TRUE(w.out.dots.empty());
+  EXPECT_TRUE(w.drawn.segments.empty());
+  EXPECT_FALSE(w.drawn.arrowScale.forces || w.drawn.arrowScale.torques);
+  EXPECT_EQ(w.out.gizmos, 1);  // the gizmo and the grid show in every mode
+  v.grid = true;
+  EXPECT_EQ(Walk(s, v).out.lines.size(), 2u * 41u);
+}
+
+TEST(SceneWalk, HighlightsAreColoured) {
+  const core::Snapshot s = smallScene();
+  const Walk plain(s, noGrid());
+  render::Highlight hl;
+  hl.selectedBody = 0;
+  hl.hoverBody = 1;
+  hl.hoverNail = 0;
+  hl.selectedConstraint = 1;
+  const Walk lit(s, noGrid(), hl);
+  const Color rod = render::bodyColor(core::Shape::Rod, false), ball = render::bodyColor(core::Shape::Sphere, false);
+  EXPECT_TRUE(same(plain.out.shapes[0].color, rod));
+  EXPECT_FALSE(same(lit.out.shapes[0].color, rod));
+  EXPECT_FALSE(same(lit.out.shapes[1].color, ball));
+  // selected is stronger than hovered: further from the body's own colour
+  auto distance = [](const Color& a, const Color& b) { return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b); };
+  EXPECT_GT(distance(lit.out.shapes[0].color, rod), distance(lit.out.shapes[1].color, ball));
+  // the hovered nail grows and changes colour; the selected constraint's two points are marked
+  ASSERT_EQ(plain.out.dots.size(), 1u);
+  ASSERT_EQ(lit.out.dots.size(), 3u);
+  EXPECT_GT(lit.out.dots[0].radius, plain.out.dots[0].radius);
+  EXPECT_FALSE(same(lit.out.dots[0].color, plain.out.dots[0].color));
+  EXPECT_TRUE(lit.out.dots[1].at.isApprox(s.constraints[1].point[0]));
+  EXPECT_TRUE(lit.out.dots[2].at.isApprox(s.constraints[1].point[1]));
+  EXPECT_TRUE(same(lit.out.dots[1].color, lit.out.dots[2].color));
+  // a hovered control point shows even without the debug overlay
+  render::ViewOptions v = noGrid();
+  v.debugDraw = false;
+  hl = {};
+  hl.hoverPointBody = 0;
+  hl.hoverPoint = 2;
+  const Walk point(s, v, hl);
+  ASSERT_EQ(point.out.dots.size(), 1u);
+  EXPECT_TRUE(point.out.dots[0].at.isApprox(Vec3(0, 0, 1.5)));
+}
+
+TEST(SceneWalk, VelocitiesAppliedForcesAndControlPointsWhenAsked) {
+  core::Snapshot s = smallScene();
+  s.bodies[0].v = Vec3(0, 0, -2);
+  s.bodies[1].externalForce = Vec3(0, 0, -9.8);
+  s.bodies[2].v = Vec3(1, 0, 0);  // inactive: not drawn
+  render::ViewOptions v = noGrid();
+  v.velocities = v.externalForces = v.controlPoints = true;
+  const Walk w(s, v);
+  EXPECT_EQ(w.out.arrows.size(), 5u + 1u + 1u);  // the ball's applied force, the rod's velocity
+  EXPECT_EQ(Recorder::count(w.drawn.segments, [](const auto& g) { return g.kind == Kind::Velocity && g.index == 0; }), 1);
+  EXPECT_EQ(Recorder::count(w.drawn.segments, [](const auto& g) { return g.kind == Kind::ExternalForce && g.index == 1; }), 1);
+  EXPECT_TRUE(w.drawn.arrowScale.velocities);
+  const Recorder::Arrow& velocity = w.out.arrows[5];  // after the constraints'
+  EXPECT_TRUE(velocity.from.isApprox(Vec3(0, 0, 1)));
+  EXPECT_TRUE(velocity.vector.isApprox(Vec3(0, 0, -2) / w.drawn.arrowScale.secondsPerMetre));
+  EXPECT_TRUE(w.out.arrows[6].vector.isApprox(Vec3(0, 0, -9.8) / w.drawn.arrowScale.newtonsPerMetre));
+  EXPECT_EQ(w.out.dots.size(), 1u + 3u + 1u);  // the nail, the rod's three points, the ball's one
+}
+
+TEST(SceneWalk, TheGizmoLettersItsAxesInTheCorner) {
+  const render::Camera c = frontCamera();
+  const Walk w(smallScene(), noGrid());
+  EXPECT_EQ(w.out.gizmos, 1);
+  ASSERT_EQ(w.out.texts.size(), 3u);
+  // the front view: x to the right of the gizmo's centre, z above it, y (away) at it
+  const double cx = 8 + 45, cy = c.height() - (8 + 45);
+  EXPECT_EQ(w.out.texts[0].text, "x");
+  EXPECT_GT(w.out.texts[0].px, cx + 30);
+  EXPECT_NEAR(w.out.texts[0].py, cy, 1);
+  EXPECT_EQ(w.out.texts[2].text, "z");
+  EXPECT_LT(w.out.texts[2].py, cy - 30);
+  EXPECT_NEAR(w.out.texts[1].px, cx, 1);
+  // nothing to walk: only the background
+  Recorder empty;
+  render::drawSnapshot(core::Snapshot{}, c, noGrid(), {}, empty);
+  EXPECT_TRUE(empty.texts.empty() && empty.shapes.empty() && empty.gizmos == 0);
+}
