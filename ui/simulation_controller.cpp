@@ -96,6 +96,10 @@ void SimulationController::restart() {
   m_message.clear();
 }
 
+void SimulationController::dropEndedDrag() {
+  if (!m_dragging && m_sim && m_sim->state().params.mouse.body >= 0) m_sim->setMouseSpring(core::MouseSpring{});
+}
+
 void SimulationController::showFrame(const core::State& s) {
   m_sim->setState(s);
   m_message.clear();
@@ -116,6 +120,7 @@ bool SimulationController::nextFrame(bool loop) {
       return true;
     }
   }
+  dropEndedDrag();
   const double target = (std::floor(t / m_frame + 1e-9) + 1.0) * m_frame;
   const Clock::time_point start = Clock::now();
   core::AdvanceResult r;
@@ -184,6 +189,7 @@ void SimulationController::load(Load& l) {
     m_model = std::move(model);
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(from));
+    dropEndedDrag();
     if (rewind) {
       if (m_history.empty()) m_history.record(m_sim->state());
       while (m_sim->state().t < now - 1e-9 * m_frame && !m_quit)
@@ -195,6 +201,7 @@ void SimulationController::load(Load& l) {
     m_model = std::move(model);
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(st));
+    dropEndedDrag();
     m_history.truncateAfter(now, true);
     m_history.record(m_sim->state());
   }
@@ -254,10 +261,12 @@ bool SimulationController::handle(Message& msg) {
       ms.stiffness = m * w * w;
       ms.damping = 2.0 * 0.7 * m * w;
       m_sim->setMouseSpring(ms);
+      m_dragging = true;
       // a drag is an interaction, not a replayable run: what was recorded after now is void
       m_history.truncateAfter(m_sim->state().t);
     }
   } else if (std::holds_alternative<EndDrag>(msg)) {
+    m_dragging = false;
     m_sim->setMouseSpring(core::MouseSpring{});
   }
   return true;

@@ -97,6 +97,9 @@ class SimulationController {
   using Message = std::variant<Load, Play, Pause, Step, StepBack, Seek, JumpStart, JumpEnd, Loop, Reset, Speed,
                                RealTime, HistoryLimit, Drag, EndDrag, Quit>;
 
+  // A recorded state may hold the mouse spring of a drag that has ended since (a frame shown by
+  // a seek, the start of a re-simulation): simulating on from it must not replay the drag.
+  void dropEndedDrag();
   void post(Message m);
   void run();                      // the solver thread
   bool handle(Message& m);         // false on Quit
@@ -125,6 +128,7 @@ class SimulationController {
   double m_frame = 1.0 / 60;       // frame period, s
   long m_revision = 0;
   bool m_playing = false;
+  bool m_dragging = false;  // the mouse button holds a drag now (Drag until EndDrag)
   double m_speed = 1.0;
   bool m_realTime = true;
   bool m_loop = false;

@@ -91,6 +91,15 @@ core::ConstraintDef topToNail(const std::string& name, const std::string& nail) 
   return c;
 }
 
+// The action of a context menu's submenu `submenu` whose text starts with `text`, or null.
+QAction* menuAction(const QMenu& menu, const QString& submenu, const QString& text) {
+  for (QAction* a : menu.findChildren<QAction*>())
+    if (a->text().startsWith(text) && qobject_cast<QMenu*>(a->parent()) &&
+        qobject_cast<QMenu*>(a->parent())->title() == submenu)
+      return a;
+  return nullptr;
+}
+
 void click(ui::ViewportWidget* v, const QPoint& p) {
   QTest::mouseMove(v, p);
   QTest::mousePress(v, Qt::LeftButton, {}, p);
@@ -451,11 +460,7 @@ class GuiTest : public QObject {
     QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(1.0))), 10));
     QTRY_VERIFY(std::abs(w.simulation().snapshot()->t - 1.0) < 1e-9);
     std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(tv->xAt(1.5)), tv->laneY(0) + 5)));
-    QAction* disable = nullptr;
-    for (QAction* a : menu->findChildren<QAction*>())
-      if (a->text().startsWith("Disable at 1 s") && a->parent() && qobject_cast<QMenu*>(a->parent()) &&
-          qobject_cast<QMenu*>(a->parent())->title() == "hold")
-        disable = a;
+    QAction* disable = menuAction(*menu, "hold", "Disable at 1 s");
     QVERIFY(disable);
     disable->trigger();
     QCOMPARE(int(w.document().scene().events.size()), 1);
@@ -509,6 +514,64 @@ class GuiTest : public QObject {
     QCOMPARE(fresh.state().t, snap->t);
     QVERIFY(fresh.state().bodies[0].x == snap->bodies[0].x);
     QVERIFY(fresh.state().bodies[0].q.normalized().coeffs().isApprox(snap->bodies[0].q.coeffs(), 1e-15));
+    w.document().undoStack()->setClean();
+  }
+
+  // Issue 19: a drag is not replayed. The hanging ball is dragged sideways while playing, from
+  // 0.4 s to 1.3 s, released, then a "disable at 1 s" event is added behind the playhead: the
+  // re-simulation from 1 s starts from a frame recorded during the drag, and must not hang the
+  // ball from the old spring ("ghost spring"): it falls freely from 1 s on.
+  void dragIsNotReplayedAfterATimelineEdit() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 900);
+    QVERIFY(w.document().edit("ball on a hook", [](core::Scene& s) {
+      s.settings.dt = 1.0 / 240;
+      s.bodies.push_back(ball(Vec3(0, 0, 0.9)));
+      s.nails.push_back({"hook", Vec3(0, 0, 1)});
+      s.constraints.push_back(topToNail("hold", "hook"));
+    }));
+    QVERIFY(waitForSnapshot(w));
+    ui::ViewportWidget* v = w.viewport();
+    frontView(v);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 0.4, 20000);
+    QPoint p = pixel(v, Vec3(0, 0, 0.9));
+    QTest::mouseMove(v, p);
+    QTest::mousePress(v, Qt::LeftButton, {}, p);
+    for (int k = 0; k < 10; ++k) {
+      QTest::mouseMove(v, p += QPoint(8, 0));
+      QTest::qWait(20);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->mouseActive, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.3, 20000);
+    QTest::mouseRelease(v, Qt::LeftButton, {}, p);
+    QTRY_VERIFY(!w.simulation().snapshot()->mouseActive);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+
+    // the playhead to 1 s by clicking the ruler, then the context menu's "Disable at 1 s"
+    ui::TimelineView* tv = w.timeline()->view();
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(1.0))), 10));
+    QTRY_VERIFY(std::abs(w.simulation().snapshot()->t - 1.0) < 1e-9);
+    QVERIFY(w.simulation().snapshot()->mouseActive);  // the frame at 1 s was recorded during the drag
+    std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(tv->xAt(1.0)), tv->laneY(0) + 5)));
+    QAction* disable = menuAction(*menu, "hold", "Disable at 1 s");
+    QVERIFY(disable);
+    disable->trigger();
+    QCOMPARE(int(w.document().scene().events.size()), 1);
+    QVERIFY(std::abs(w.document().scene().events[0].time - 1.0) < 1e-9);
+    QVERIFY(waitForSnapshot(w));
+
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 2.2, 20000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const auto snap = w.simulation().snapshot();
+    QVERIFY(!snap->mouseActive);
+    QVERIFY(!snap->constraints[0].active);
+    // free fall from about 0.9 m for 1.2 s: below -5 m (held by the old spring: about 0.9 m)
+    QVERIFY2(snap->bodies[0].x.z() < -5.0, qPrintable(QString::number(snap->bodies[0].x.z())));
     w.document().undoStack()->setClean();
   }
 
