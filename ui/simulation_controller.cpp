@@ -34,17 +34,27 @@ void SimulationController::post(Message m) {
 }
 
 void SimulationController::load(const core::Scene& scene, long revision, bool restart) {
+  if (restart) m_playRequested = false;
   post(Load{scene, revision, restart});
 }
-void SimulationController::play() { post(Play{}); }
-void SimulationController::pause() { post(Pause{}); }
+void SimulationController::play() {
+  m_playRequested = true;
+  post(Play{});
+}
+void SimulationController::pause() {
+  m_playRequested = false;
+  post(Pause{});
+}
 void SimulationController::step() { post(Step{}); }
 void SimulationController::stepBack() { post(StepBack{}); }
 void SimulationController::seek(double t) { post(Seek{t}); }
 void SimulationController::jumpToStart() { post(JumpStart{}); }
 void SimulationController::jumpToEnd() { post(JumpEnd{}); }
 void SimulationController::setLoop(bool on, double start, double end) { post(Loop{on, start, end}); }
-void SimulationController::reset() { post(Reset{}); }
+void SimulationController::reset() {
+  m_playRequested = false;
+  post(Reset{});
+}
 void SimulationController::setSpeed(double f) { post(Speed{std::clamp(f, 0.1, 4.0)}); }
 void SimulationController::setRealTime(bool on) { post(RealTime{on}); }
 void SimulationController::setHistoryLimit(std::size_t bytes) { post(HistoryLimit{bytes}); }
@@ -145,6 +155,7 @@ bool SimulationController::nextFrame(bool loop) {
     // stop and say why, showing the last recorded frame (the solver kept the last sane state,
     // which may lie between frames)
     m_playing = false;
+    m_playRequested = m_playing;
     if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) m_sim->setState(*s);
     m_message = r.message;
     return false;
@@ -160,6 +171,7 @@ void SimulationController::load(Load& l) {
   } catch (const std::exception& e) {
     m_message = std::string("cannot compile the scene: ") + e.what();
     m_playing = false;
+    m_playRequested = m_playing;
     return;
   }
   const std::optional<double> eventChange = m_sim ? core::firstEventChange(m_scene, l.scene) : std::nullopt;

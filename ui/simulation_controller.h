@@ -71,6 +71,12 @@ class SimulationController {
   void drag(int body, const core::Vec3& local, const core::Vec3& target);
   void endDrag();
 
+  // Whether the simulation plays or is about to: the last play / pause / reset asked for (on
+  // the UI thread, before the solver has taken it), or the solver's own stop (a divergence).
+  // A mouse press decides by it between pulling a body with a spring and moving its start
+  // pose: a snapshot can still say "paused" right after Space.
+  bool playRequested() const { return m_playRequested; }
+
   // The newest snapshot (never null after construction).
   std::shared_ptr<const ControllerSnapshot> snapshot() const {
     std::lock_guard lock(m_snapshotMutex);
@@ -128,6 +134,7 @@ class SimulationController {
   double m_frame = 1.0 / 60;       // frame period, s
   long m_revision = 0;
   bool m_playing = false;
+  std::atomic<bool> m_playRequested{false};
   bool m_dragging = false;  // the mouse button holds a drag now (Drag until EndDrag)
   double m_speed = 1.0;
   bool m_realTime = true;

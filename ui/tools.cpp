@@ -156,7 +156,8 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
       const core::BodyPose& pose = snap.bodies[size_t(h.index)];
       const core::BodyGeometry& g = snap.geometry->bodies[size_t(h.index)];
       if (onSelect) onSelect({Selection::Kind::Body, g.name});
-      if (g.fixed && !snap.playing) return;
+      const bool playing = m_sim.playRequested();
+      if (g.fixed && !playing) return;
       m_dragName = g.name;
       m_dragBody = h.index;
       m_dragStart = h.position;
@@ -164,7 +165,7 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
       m_dragOrientation = pose.q;
       m_dragLocal = pose.q.conjugate() * (h.position - pose.x);
       m_dragPlaneNormal = -m_camera.forward();
-      m_drag = snap.playing ? Drag::Spring : Drag::Body;
+      m_drag = playing ? Drag::Spring : Drag::Body;
       if (m_drag == Drag::Spring) m_sim.drag(m_dragBody, m_dragLocal, h.position);
       return;
     }

@@ -575,6 +575,40 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // Issue 19: a press right after Space (before the solver has started and the shown snapshot
+  // says so) pulls the body with the mouse spring: it neither moves the body's start pose nor
+  // adds an undo step.
+  void pressRightAfterSpacePullsInsteadOfMoving() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("ball on a hook", [](core::Scene& s) {
+      s.bodies.push_back(ball(Vec3(0, 0, 0.9)));
+      s.nails.push_back({"hook", Vec3(0, 0, 1)});
+      s.constraints.push_back(topToNail("hold", "hook"));
+    }));
+    QVERIFY(waitForSnapshot(w));
+    w.activateWindow();
+    QTRY_VERIFY(w.isActiveWindow());
+    const std::string before = json(w.document().scene());
+    const int commands = w.document().undoStack()->count();
+    ui::ViewportWidget* v = w.viewport();
+    QVERIFY(!w.simulation().snapshot()->playing);
+    QPoint p = pixel(v, Vec3(0, 0, 0.9));
+    QTest::mouseMove(v, p);
+    QTest::keyClick(v, Qt::Key_Space);
+    QVERIFY(w.isPlaying());
+    QVERIFY(!v->shownSnapshot()->playing);  // what the press sees: still paused
+    QTest::mousePress(v, Qt::LeftButton, {}, p);
+    for (int k = 0; k < 5; ++k) QTest::mouseMove(v, p += QPoint(10, 0));
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->mouseActive, 5000);
+    QTest::mouseRelease(v, Qt::LeftButton, {}, p);
+    QTRY_VERIFY(!w.simulation().snapshot()->mouseActive);
+    QCOMPARE(w.document().undoStack()->count(), commands);
+    QVERIFY(json(w.document().scene()) == before);
+    w.pause();
+    w.document().undoStack()->setClean();
+  }
+
   // A timeline edit behind the playhead re-simulates forward to it even with a loop set before
   // it (the loop applies to playing only; found by the hammer: the rewind looped forever).
   void rewindIgnoresTheLoop() {
