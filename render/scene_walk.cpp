@@ -187,8 +187,9 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     const Color gc = mix(bg, {0, 0, 0, 1}, 0.12f);
     for (int k = -n; k <= n; ++k) {
       const double x = cx + k * step, y = cy + k * step;
-      out.segment(Vec3(x, cy - n * step, 0), Vec3(x, cy + n * step, 0), std::abs(x) < 1e-9 * step ? Color{0.75f, 0.4f, 0.4f, 1} : gc);
-      out.segment(Vec3(cx - n * step, y, 0), Vec3(cx + n * step, y, 0), std::abs(y) < 1e-9 * step ? Color{0.4f, 0.7f, 0.4f, 1} : gc);
+      // the axes in the gizmo's colours: x (the line y = 0) red, y (the line x = 0) green
+      out.segment(Vec3(x, cy - n * step, 0), Vec3(x, cy + n * step, 0), std::abs(x) < 1e-9 * step ? Color{0.4f, 0.7f, 0.4f, 1} : gc);
+      out.segment(Vec3(cx - n * step, y, 0), Vec3(cx + n * step, y, 0), std::abs(y) < 1e-9 * step ? Color{0.75f, 0.4f, 0.4f, 1} : gc);
     }
   }
 

@@ -147,7 +147,12 @@ void MainWindow::buildActions() {
   }
   file->addSeparator();
   file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  // (QKeySequence::SaveAs is empty on desktops whose theme defines none, Xvfb's among them)
+  QAction* saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
+  QList<QKeySequence> saveAsKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)};
+  for (const QKeySequence& k : QKeySequence::keyBindings(QKeySequence::SaveAs))
+    if (!saveAsKeys.contains(k)) saveAsKeys.push_back(k);  // (one action, each key once: no ambiguity)
+  saveAsAction->setShortcuts(saveAsKeys);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -609,6 +609,41 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // Issue 19: on screen the grid's x axis is red and its y axis green, as in the gizmo.
+  void gridAxesHaveTheGizmosColours() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    v->camera().set(Vec3(0, 0, 0), 4.0, -std::numbers::pi / 2, 1.2);  // from above, a little tilted
+    v->update();
+    QTest::qWait(100);
+    const QImage shot = screenshot(v);
+    // the most coloured pixel near a point of each axis: red minus green
+    auto redness = [&](const Vec3& at) {
+      const QPoint p = pixel(v, at);
+      int best = 0;
+      for (int dx = -2; dx <= 2; ++dx)
+        for (int dy = -2; dy <= 2; ++dy) {
+          const QColor c = shot.pixelColor(p + QPoint(dx, dy));
+          const int d = c.red() - c.green();
+          if (std::abs(d) > std::abs(best)) best = d;
+        }
+      return best;
+    };
+    QVERIFY2(redness(Vec3(0.7, 0, 0)) > 30, "the x axis is not red");
+    QVERIFY2(redness(Vec3(0, 0.7, 0)) < -30, "the y axis is not green");
+  }
+
+  // Issue 19: Save As answers Ctrl+Shift+S.
+  void saveAsHasItsShortcut() {
+    ui::MainWindow w;
+    QAction* saveAs = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text().startsWith("Save &As")) saveAs = a;
+    QVERIFY(saveAs);
+    QVERIFY(saveAs->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
+  }
+
   // A timeline edit behind the playhead re-simulates forward to it even with a loop set before
   // it (the loop applies to playing only; found by the hammer: the rewind looped forever).
   void rewindIgnoresTheLoop() {

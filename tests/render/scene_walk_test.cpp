@@ -305,3 +305,23 @@ TEST(SceneWalk, TheGizmoLettersItsAxesInTheCorner) {
   render::drawSnapshot(core::Snapshot{}, c, noGrid(), {}, empty);
   EXPECT_TRUE(empty.texts.empty() && empty.shapes.empty() && empty.gizmos == 0);
 }
+
+// Issue 19: the grid's axis lines have the gizmo's colours: the line along x (y = 0) is red,
+// the line along y (x = 0) green, like the gizmo's x and y.
+TEST(SceneWalk, TheGridsAxisLinesMatchTheGizmo) {
+  const Walk w(smallScene(), render::ViewOptions{});
+  int alongX = 0, alongY = 0;
+  for (const Recorder::Line& l : w.out.lines) {
+    if (l.a.z() != 0.0 || l.b.z() != 0.0) continue;
+    if (l.a.y() == 0.0 && l.b.y() == 0.0 && l.a.x() != l.b.x()) {  // the x axis
+      ++alongX;
+      EXPECT_GT(l.color.r, l.color.g + 0.2f);
+    }
+    if (l.a.x() == 0.0 && l.b.x() == 0.0 && l.a.y() != l.b.y()) {  // the y axis
+      ++alongY;
+      EXPECT_GT(l.color.g, l.color.r + 0.2f);
+    }
+  }
+  EXPECT_EQ(alongX, 1);
+  EXPECT_EQ(alongY, 1);
+}
