@@ -271,7 +271,10 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
                           const std::function<void(Scene&, double)>& set, int decimals, const Timed& timed) {
   auto* sb = new QDoubleSpinBox;
   sb->setDecimals(decimals);
-  sb->setRange(min, max);
+  // The box takes any number, so that what is typed is what is judged: a spin box limited to
+  // [min, max] drops a minus sign it cannot accept ("-1" became 1) and puts a value below its
+  // minimum back without a word. Out of range, the edit is refused with the range.
+  sb->setRange(std::min(min, -kBig), std::max(max, kBig));
   sb->setSingleStep(std::abs(value) > 0 ? std::pow(10.0, std::floor(std::log10(std::abs(value)))) / 10 : 0.1);
   sb->setValue(value);
   sb->setKeyboardTracking(false);
@@ -279,7 +282,16 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
   sb->setObjectName(label);
   const int id = 2000 + ++m_fieldId;
   m_layout->addRow(label, sb);
-  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, id, timed](double v) {
+  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, unit, id, timed, min, max](double v) {
+    if (v < min || v > max) {
+      const QString u = unit.isEmpty() ? QString() : QStringLiteral(" ") + unit;
+      const QString range = max >= kBig ? tr("at least %1%2").arg(min, 0, 'g', 6).arg(u)
+                                        : tr("between %1 and %2%3").arg(min, 0, 'g', 6).arg(max, 0, 'g', 6).arg(u);
+      m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, range).arg(v, 0, 'g', 6));
+      m_error->show();
+      scheduleRebuild();  // the box shows the document's value again
+      return;
+    }
     if (record(timed, {v}, true)) return;
     apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
   });
