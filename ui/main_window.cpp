@@ -355,7 +355,16 @@ void MainWindow::updateStatus() {
   const auto snap = m_viewport->shownSnapshot();
   if (!snap) return;
   m_timeLabel->setText(tr("t = %1 s").arg(snap->t, 0, 'f', 3));
-  m_rateLabel->setText(tr("%1 steps/s").arg(snap->stepsPerSecond, 0, 'f', 0));
+  // how fast the model runs against the clock (steps per second of computing said nothing a
+  // user could act on: 1.7 million while playing in real time); amber when it cannot keep up
+  // with the speed asked for
+  const std::shared_ptr<const ControllerSnapshot> c = m_sim->snapshot();
+  const bool behind = c->speed > 0.0 && c->realTimeFactor > 0.0 && c->realTimeFactor < 0.9 * c->speed;
+  m_rateLabel->setText(c->realTimeFactor > 0.0 ? tr("%1× real time").arg(c->realTimeFactor, 0, 'g', 2) : QString());
+  m_rateLabel->setStyleSheet(behind ? QStringLiteral("color: #b06000; font-weight: bold;") : QString());
+  m_rateLabel->setToolTip(behind ? tr("The model runs slower than the speed asked for (%1×): the solver needs more "
+                                      "time per step than the clock gives it").arg(c->speed)
+                                 : tr("Simulated seconds per second of wall time"));
   m_devLabel->setText(tr("max |D| = %1").arg(snap->maxDeviation, 0, 'g', 3));
   m_stateLabel->setText(snap->playing ? tr("running") : tr("paused"));
   if (!snap->playing && m_playAction->isChecked() && snap->revision == m_doc.revision() && !snap->message.empty())

@@ -87,9 +87,21 @@ void SimulationController::run() {
       const double wall = std::chrono::duration<double>(now - m_lastFrame).count();
       m_lastFrame = now;
       m_debt = m_realTime ? std::min(m_debt + m_speed * std::min(wall, 0.05), 0.05 * m_speed + m_frame) : m_frame;
+      const double t0 = m_sim->state().t;
       while (m_playing && m_debt >= m_frame * (1 - 1e-9)) {
         m_debt -= m_frame;
         if (!nextFrame()) break;
+      }
+      // the real-time factor, over about half a second of wall time (a loop wrap or a rewind
+      // moves t back: that stretch is not counted)
+      const double advanced = m_sim->state().t - t0;
+      if (advanced >= 0.0) {
+        m_factorSim += advanced;
+        m_factorWall += wall;
+        if (m_factorWall >= 0.5) {
+          m_factor = m_factorSim / m_factorWall;
+          m_factorSim = m_factorWall = 0.0;
+        }
       }
       changed = true;
     }
@@ -230,6 +242,7 @@ bool SimulationController::handle(Message& msg) {
   if (!m_sim) return true;
   if (std::holds_alternative<Play>(msg)) {
     m_playing = true;
+    m_factorSim = m_factorWall = m_factor = 0.0;
     m_message.clear();
     m_lastFrame = Clock::now();
     m_debt = 0.0;
@@ -290,6 +303,8 @@ void SimulationController::publish() {
   snap->revision = m_revision;
   snap->steps = m_steps;
   snap->stepsPerSecond = m_rate;
+  snap->realTimeFactor = m_playing ? m_factor : 0.0;
+  snap->speed = m_realTime ? m_speed : 0.0;
   snap->playing = m_playing;
   snap->message = m_message;
   HistoryInfo& h = snap->history;

@@ -42,6 +42,10 @@ struct HistoryInfo {
 
 struct ControllerSnapshot : core::Snapshot {
   HistoryInfo history;
+  // while playing: simulated seconds per wall second over the last half second or so (0: not
+  // measured yet), and the speed asked for (in real time; 0 when running as fast as possible)
+  double realTimeFactor = 0.0;
+  double speed = 1.0;
 };
 
 class SimulationController {
@@ -137,6 +141,8 @@ class SimulationController {
   std::atomic<bool> m_playRequested{false};
   bool m_dragging = false;  // the mouse button holds a drag now (Drag until EndDrag)
   double m_speed = 1.0;
+  // the real-time factor: simulated and wall time accumulated while playing, and the last value
+  double m_factorSim = 0.0, m_factorWall = 0.0, m_factor = 0.0;
   bool m_realTime = true;
   bool m_loop = false;
   double m_loopStart = 0.0, m_loopEnd = 0.0;

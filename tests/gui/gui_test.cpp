@@ -16,6 +16,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/bench_scenes.h"
 #include "core/scene_io.h"
 #include "ui/main_window.h"
 
@@ -654,6 +655,32 @@ class GuiTest : public QObject {
       if (a->text().startsWith("Save &As")) saveAs = a;
     QVERIFY(saveAs);
     QVERIFY(saveAs->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
+  }
+
+  // Issue 19: the status bar says how fast the model runs against the clock, "N× real time",
+  // in amber with the reason when it cannot keep up with the speed asked for (a 4 000-link
+  // chain at 4×), instead of the solver's steps per second.
+  void statusSaysWhenTheModelRunsSlowerThanRealTime() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("a long chain", [](core::Scene& s) { s = core::hangingChain(4000).scene; }));
+    QVERIFY(waitForSnapshot(w, 30000));
+    w.setSpeed(4.0);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->realTimeFactor > 0.0, 30000);
+    QTest::qWait(300);  // the status bar follows the snapshots
+    const auto snap = w.simulation().snapshot();
+    QVERIFY2(snap->realTimeFactor < 0.9 * 4.0, qPrintable(QString::number(snap->realTimeFactor)));
+    QLabel* rate = nullptr;
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>()) {
+      QVERIFY2(!l->text().contains("steps/s"), qPrintable(l->text()));
+      if (l->text().endsWith(QStringLiteral("× real time"))) rate = l;
+    }
+    QVERIFY(rate);
+    QVERIFY2(rate->styleSheet().contains("#b06000"), qPrintable(rate->styleSheet()));
+    QVERIFY(rate->toolTip().contains("slower than the speed asked for"));
+    w.pause();
+    w.document().undoStack()->setClean();
   }
 
   // A timeline edit behind the playhead re-simulates forward to it even with a loop set before
