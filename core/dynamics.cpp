@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/constraint_parts.h"
 #include "core/forces.h"
 
 namespace tether::core {

@@ -1,10 +1,8 @@
 #include "core/integrator.h"
 
 #include <algorithm>
-#include <limits>
-
-#include "core/forces.h"
 #include <cmath>
+#include <limits>
 
 namespace tether::core {
 

@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/forces.h"
-
 namespace tether::core {
 
 namespace {
 
 // The constraint rows at (t, y) (kinematics, D, D1, J): no forces, no B.
 void evaluateRowsAt(const Model& model, const Params& p, double t, StepContext& c) {
-  bodyKinematics(model, p, c.y, c.kin);
+  computeKinematics(model, p, c.y, c);
   c.system.evaluate(model, p, EvalContext{c.kin, model.paths, t, &p.pathClock});
 }
 
