@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   window.show();
   if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().first()))
     std::fprintf(stderr, "tether: %s was not opened (see the dialog)\n", qPrintable(parser.positionalArguments().first()));
+  // work left by a window that crashed or was killed: offered once the window is up
+  if (!parser.isSet(screenshot)) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
   if (parser.isSet(play)) window.play();
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_point.h"
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
@@ -38,25 +40,12 @@ BodyDef rodBetween(const std::string& name, const Vec3& a, const Vec3& b) {
 
 ConstraintDef joint(const std::string& name, const std::string& a, const std::string& pa, const std::string& b,
                     const std::string& pb) {
-  ConstraintDef c;
-  c.name = name;
-  c.kind = ConstraintKind::PointToPoint;
-  c.a.body = a;
-  c.a.point = pa;
-  c.b.body = b;
-  c.b.point = pb;
-  return c;
+  return {.name = name, .params = PointToPointDef{.a = {.body = a, .point = pa}, .b = {.body = b, .point = pb}}};
 }
 
 ConstraintDef nailed(const std::string& name, const std::string& body, const std::string& point,
                      const std::string& nail) {
-  ConstraintDef c;
-  c.name = name;
-  c.kind = ConstraintKind::PointToNail;
-  c.a.body = body;
-  c.a.point = point;
-  c.nail = nail;
-  return c;
+  return {.name = name, .params = PointToNailDef{.point = {.body = body, .point = point}, .nail = nail}};
 }
 
 std::string rodName(int i) { return "rod" + std::to_string(i); }

@@ -1,5 +1,6 @@
 #include "core/constraint_type.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/constraints/distance.h"
@@ -18,18 +19,14 @@ namespace tether::core {
 
 // The table: one row per constraint type, in the order the GUI lists them.
 const std::vector<const ConstraintType*>& constraintTypes() {
-  static const std::vector<const ConstraintType*> all = {
-      &pointToNailType(),   &pointToPointType(),  &pointToPathType(),      &orientationType(),
-      &pointOnLineType(),   &pointOnPlaneType(),  &sphereToSphereType(),   &distanceType(),
-      &scalarPointToNailType(), &hingeType(),
+  // (the table and its rows are never destroyed: a worker thread may still read them at exit)
+  static const auto& all = *new std::vector<const ConstraintType*>{
+      &PointToNailDef::type(), &PointToPointDef::type(),   &PointToPathDef::type(),
+      &OrientationDef::type(), &PointOnLineDef::type(),    &PointOnPlaneDef::type(),
+      &SphereToSphereDef::type(), &DistanceDef::type(),    &ScalarPointToNailDef::type(),
+      &HingeDef::type(),
   };
   return all;
-}
-
-const ConstraintType& constraintType(ConstraintKind kind) {
-  for (const ConstraintType* t : constraintTypes())
-    if (t->kind == kind) return *t;
-  throw std::logic_error("constraint kind without a row in constraintTypes()");
 }
 
 const ConstraintType* constraintTypeById(const std::string& id) {
@@ -38,10 +35,16 @@ const ConstraintType* constraintTypeById(const std::string& id) {
   return nullptr;
 }
 
+int constraintTypeIndex(const ConstraintType* type) {
+  const auto& all = constraintTypes();
+  const auto it = std::find(all.begin(), all.end(), type);
+  return it == all.end() ? -1 : int(it - all.begin());
+}
+
 void failAt(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
 
-void requireTwoBodies(const ConstraintDef& c, const std::string& where) {
-  if (c.a.body == c.b.body) failAt(where + ".b", "is on the same body as a (\"" + c.a.body + "\")");
+void requireTwoBodies(const PointRef& a, const PointRef& b, const std::string& where) {
+  if (a.body == b.body) failAt(where + ".b", "is on the same body as a (\"" + a.body + "\")");
 }
 
 std::string nailForClick(const ConstraintClick& c, const ToolContext& ctx, ToolResult& result) {
@@ -70,10 +73,10 @@ ToolResult constraintFromClicks(const ConstraintType& type, const ConstraintClic
     out.error = std::string(type.firstPrompt);
     return out;
   }
-  out.constraint.kind = type.kind;
   out.constraint.name = ctx.uniqueName(type.id);
-  out.constraint.a = first.ref;
-  if (type.fromClicks) type.fromClicks(first, second, ctx, out);
+  type.fromClicks(first, second, ctx, out);
+  if (out.error.empty() && &out.constraint.type() != &type)
+    throw std::logic_error(std::string(type.id) + ": the tool made another type's parameters");
   return out;
 }
 

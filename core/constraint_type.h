@@ -1,11 +1,12 @@
 // A constraint type, file to screen, in one place.
 //
 // Everything the application knows about a kind of constraint besides its kinematics (the
-// Constraint subclass) is a ConstraintType, defined next to that subclass in
-// core/constraints/<type>.cpp and listed once in constraintTypes() (core/constraint_type.cpp):
-//   - its parameters (fields): what the scene file holds and the inspector shows, which names
-//     it refers to (renaming and removing bodies, nails and paths follow them), and the checks
-//     every parameter of that kind gets (a reference that exists, a non-zero direction, a
+// Constraint subclass) is its parameter struct (<Type>Def, what ConstraintDef::params holds) and
+// a ConstraintType, both defined next to that subclass in core/constraints/<type>.{h,cpp}, the
+// row listed once in constraintTypes() (core/constraint_type.cpp):
+//   - its parameters (fields, members of the struct): what the scene file holds and the
+//     inspector shows, which names it refers to (renaming and removing bodies, nails and paths
+//     follow them), and the checks every parameter of that kind gets (a reference that exists, a non-zero direction, a
 //     length within Limits);
 //   - the checks beyond those (the same body twice, spheres that are not spheres);
 //   - compilation into the runtime constraint (one or more parts: a constraint has at most 3
@@ -19,7 +20,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/model.h"
@@ -29,7 +32,10 @@ namespace tether::core {
 
 class Constraint;
 
-// One parameter of a constraint type. Exactly one of the member pointers is set, by kind.
+// One parameter of a constraint type: a member of the type's own struct, made by field() below.
+// Its kind says which value it holds (a point, a name, a vector or a number: point(), name(),
+// vector(), number()); generic code (the file, validation, renames, the inspector) reaches the
+// parameter through those without knowing the struct.
 struct ConstraintField {
   enum class Kind {
     BodyPoint,   // a point on a body (named or local): point
@@ -44,14 +50,61 @@ struct ConstraintField {
   const char* key;                          // JSON key, and the place in messages (constraints[i].key)
   const char* label;                        // inspector label
   Kind kind;
-  PointRef ConstraintDef::*point = nullptr;
-  std::string ConstraintDef::*name = nullptr;
-  Vec3 ConstraintDef::*vector = nullptr;
-  double ConstraintDef::*number = nullptr;
+  // The member in the held struct (of the value type the kind says), for writing and for
+  // reading; field() makes both.
+  void* (*member)(ConstraintParams&) = nullptr;
+  const void* (*constMember)(const ConstraintParams&) = nullptr;
 
   bool isPoint() const { return kind == Kind::BodyPoint || kind == Kind::AnyPoint; }
   bool isName() const { return kind == Kind::Nail || kind == Kind::Path || kind == Kind::Body; }
+  bool isVector() const { return kind == Kind::Direction || kind == Kind::Position; }
+  bool isNumber() const { return kind == Kind::Length; }
+
+  PointRef& point(ConstraintDef& c) const { return at<PointRef>(c, isPoint()); }
+  const PointRef& point(const ConstraintDef& c) const { return at<PointRef>(c, isPoint()); }
+  std::string& name(ConstraintDef& c) const { return at<std::string>(c, isName()); }
+  const std::string& name(const ConstraintDef& c) const { return at<std::string>(c, isName()); }
+  Vec3& vector(ConstraintDef& c) const { return at<Vec3>(c, isVector()); }
+  const Vec3& vector(const ConstraintDef& c) const { return at<Vec3>(c, isVector()); }
+  double& number(ConstraintDef& c) const { return at<double>(c, isNumber()); }
+  const double& number(const ConstraintDef& c) const { return at<double>(c, isNumber()); }
+
+ private:
+  template <class T> T& at(ConstraintDef& c, bool kindHolds) const {
+    requireKind(kindHolds);
+    return *static_cast<T*>(member(c.params));
+  }
+  template <class T> const T& at(const ConstraintDef& c, bool kindHolds) const {
+    requireKind(kindHolds);
+    return *static_cast<const T*>(constMember(c.params));
+  }
+  void requireKind(bool kindHolds) const {
+    if (!kindHolds) throw std::logic_error(std::string("constraint field \"") + key + "\" read as another kind");
+  }
 };
+
+namespace detail {
+template <class> struct MemberPointer;
+template <class C, class T> struct MemberPointer<T C::*> {
+  using Class = C;
+  using Value = T;
+};
+}  // namespace detail
+
+// A field for a member of a type's struct: field<&HingeDef::axisB>("axis_b", "Axis in B", Direction).
+// The member's C++ type must be the one the kind holds (checked when the table is built).
+template <auto Member>
+ConstraintField field(const char* key, const char* label, ConstraintField::Kind kind) {
+  using Def = typename detail::MemberPointer<decltype(Member)>::Class;
+  using Value = typename detail::MemberPointer<decltype(Member)>::Value;
+  ConstraintField f{key, label, kind};
+  f.member = [](ConstraintParams& p) -> void* { return &(p.as<Def>().*Member); };
+  f.constMember = [](const ConstraintParams& p) -> const void* { return &(p.as<Def>().*Member); };
+  const bool fits = (f.isPoint() && std::is_same_v<Value, PointRef>) || (f.isName() && std::is_same_v<Value, std::string>) ||
+                    (f.isVector() && std::is_same_v<Value, Vec3>) || (f.isNumber() && std::is_same_v<Value, double>);
+  if (!fits) throw std::logic_error(std::string("constraint field \"") + key + "\": member type does not fit its kind");
+  return f;
+}
 
 // A definition's runtime constraint(s): parts share its name, tau and switching.
 using ConstraintParts = std::vector<std::shared_ptr<const Constraint>>;
@@ -106,31 +159,45 @@ struct ToolResult {
   std::string error;                // non-empty: nothing is made, this says why ("Not done: ...")
 };
 
+// How a plotted part's deviation |D| is labelled: its unit and, for a type of several parts,
+// which part it is.
+struct DeviationPart {
+  const char* unit = "m";
+  const char* suffix = "";          // appended to "<name> |D|": " (axis)"
+};
+
+// A constraint type's row. The hooks receive the definition's parameters, which hold the type's
+// own struct (params.as<HingeDef>()).
 struct ConstraintType {
-  ConstraintKind kind;
   const char* id;                   // file name: "point_to_nail" (also the prefix of new names)
   const char* label;                // for people: "Point to nail"
   const char* description;          // what it does and how to make one (tool tips, docs)
+  ConstraintParams defaults;        // the type's struct with its defaults (what reading a file fills in)
   std::vector<ConstraintField> fields;
   // Checks beyond each field's own (run after them); where is the constraint's place
   // ("constraints[3]"); throw with failAt(where + ".b", "...").
-  std::function<void(const Scene&, const ConstraintDef&, const std::string& where)> check = {};
+  std::function<void(const Scene&, const ConstraintParams&, const std::string& where)> check = {};
   // The runtime constraint(s).
-  std::function<ConstraintParts(const ConstraintDef&, const ConstraintResolver&)> compile = {};
+  std::function<ConstraintParts(const ConstraintParams&, const ConstraintResolver&)> compile = {};
+  // Each part's deviation as plotted, in the order compile makes them.
+  std::vector<DeviationPart> deviations = {DeviationPart{}};
   // Guide geometry drawn with the constraint (none by default).
-  std::function<std::vector<GuideSegment>(const ConstraintDef&, const GuideContext&)> guides = {};
+  std::function<std::vector<GuideSegment>(const ConstraintParams&, const GuideContext&)> guides = {};
   // The tool: two clicks. The first must land on a body's control point (and, when
   // firstNeedsSphere, a sphere's); prompts say what to click for each.
   bool firstNeedsSphere = false;
   const char* firstPrompt = "Click a control point of a body.";
   const char* secondPrompt = "Click a second control point, a nail, or empty space (makes a nail there). Esc cancels.";
+  // Sets result.constraint.params from the clicks (the first is a control point the type
+  // accepts), or result.error.
   std::function<void(const ConstraintClick& first, const ConstraintClick& second, const ToolContext&, ToolResult&)> fromClicks = {};
 };
 
 // Every constraint type, in the order the GUI lists them.
 const std::vector<const ConstraintType*>& constraintTypes();
-const ConstraintType& constraintType(ConstraintKind kind);
 const ConstraintType* constraintTypeById(const std::string& id);
+// Its position in constraintTypes() (-1 for none).
+int constraintTypeIndex(const ConstraintType* type);
 
 // Throws SceneError("where: what") (the validator's form).
 [[noreturn]] void failAt(const std::string& where, const std::string& what);
@@ -139,13 +206,13 @@ const ConstraintType* constraintTypeById(const std::string& id);
 // firstNeedsSphere).
 bool acceptsFirstClick(const ConstraintType& type, const ConstraintClick& first);
 
-// A tool's two clicks made into a constraint of the type (named, kind set, a = the first
-// click's point), or the reason nothing can be made (result.error).
+// A tool's two clicks made into a named constraint of the type, or the reason nothing can be
+// made (result.error).
 ToolResult constraintFromClicks(const ConstraintType& type, const ConstraintClick& first, const ConstraintClick& second,
                                 const ToolContext& ctx);
 
 // A check: points a and b lie on different bodies (else: "<where>.b: is on the same body as a").
-void requireTwoBodies(const ConstraintDef& c, const std::string& where);
+void requireTwoBodies(const PointRef& a, const PointRef& b, const std::string& where);
 
 // Helpers for the types' tools.
 // The nail a click means: the clicked nail, or a new one at the clicked spot (added to result).

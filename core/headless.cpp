@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/constraint.h"
+#include "core/constraints/orientation.h"
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
@@ -255,7 +256,7 @@ CheckReport checkScene(const Scene& scene) {
   // fourth row to spare, which makes M singular every step (the dense SVD's cost)
   std::vector<int> orientations(scene.bodies.size(), 0);
   for (const ConstraintDef& cd : scene.constraints)
-    if (cd.kind == ConstraintKind::Orientation) ++orientations[size_t(model->findBody(cd.bodyA))];
+    if (const auto* o = cd.params.get<OrientationDef>()) ++orientations[size_t(model->findBody(o->body))];
   for (size_t i = 0; i < orientations.size(); ++i)
     if (orientations[i] > 1)
       r.warnings.push_back("body \"" + scene.bodies[i].name + "\" has " + std::to_string(orientations[i]) +

@@ -143,7 +143,7 @@ Model compile(const Scene& s) {
   const Resolver resolver(s, names);
   for (size_t i = 0; i < s.constraints.size(); ++i) {
     const ConstraintDef& c = s.constraints[i];
-    const ConstraintParts parts = constraintType(c.kind).compile(c, resolver);
+    const ConstraintParts parts = c.type().compile(c.params, resolver);
     m.constraintParts.push_back({static_cast<int>(m.constraints.size()), static_cast<int>(parts.size())});
     for (const auto& part : parts) {
       m.constraints.push_back(part);

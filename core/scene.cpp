@@ -1,7 +1,5 @@
 #include "core/scene.h"
 
-#include "core/constraint_type.h"
-
 namespace tether::core {
 
 const char* toString(Shape s) {
@@ -33,9 +31,6 @@ const char* toString(ForceKind k) {
   }
   return "?";
 }
-
-// (the file name of the type's row, core/constraint_type.h)
-const char* toString(ConstraintKind k) { return constraintType(k).id; }
 
 const char* toString(EventAction a) {
   switch (a) {

@@ -5,8 +5,12 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/math.h"
@@ -102,34 +106,82 @@ struct ForceDef {
   Vec3 vector = Vec3::Zero();          // constant force (N) or torque (N m), world frame
 };
 
-enum class ConstraintKind {
-  PointToNail,
-  PointToPoint,
-  PointToPath,
-  Orientation,
-  PointOnLine,
-  PointOnPlane,
-  SphereToSphere,
-  Distance,
-  ScalarPointToNail,
-  Hinge,
+struct ConstraintType;
+
+// A constraint's parameters: a value of its type's own struct (PointToNailDef, HingeDef, ...,
+// declared in core/constraints/<type>.h), held by value behind a small type-erased holder so
+// that the scene lists no types: a new type adds its struct and its row in constraintTypes()
+// and changes nothing here. Copies are deep and == compares the held values (undo, redo and
+// the save round trip compare definitions); the held struct names its type (Def::type()),
+// which is the constraint's kind.
+class ConstraintParams {
+ public:
+  ConstraintParams() = default;  // empty: no type yet (a definition being built or read)
+  template <class Def>
+    requires(!std::is_same_v<std::remove_cvref_t<Def>, ConstraintParams>)
+  ConstraintParams(Def def) : m_held(std::make_unique<Held<Def>>(std::move(def))) {}
+  ConstraintParams(const ConstraintParams& o) : m_held(o.m_held ? o.m_held->clone() : nullptr) {}
+  ConstraintParams(ConstraintParams&&) noexcept = default;
+  ConstraintParams& operator=(const ConstraintParams& o) {
+    if (this != &o) m_held = o.m_held ? o.m_held->clone() : nullptr;
+    return *this;
+  }
+  ConstraintParams& operator=(ConstraintParams&&) noexcept = default;
+  bool operator==(const ConstraintParams& o) const {
+    return m_held && o.m_held ? m_held->equals(*o.m_held) : !m_held && !o.m_held;
+  }
+
+  bool empty() const { return !m_held; }
+  // The held struct's type row (core/constraint_type.h); throws std::logic_error when empty.
+  const ConstraintType& type() const {
+    if (!m_held) throw std::logic_error("a constraint definition without parameters has no type");
+    return m_held->type();
+  }
+  // The held struct if it is a Def, else nullptr.
+  template <class Def> const Def* get() const {
+    const auto* h = dynamic_cast<const Held<Def>*>(m_held.get());
+    return h ? &h->value : nullptr;
+  }
+  template <class Def> Def* get() {
+    auto* h = dynamic_cast<Held<Def>*>(m_held.get());
+    return h ? &h->value : nullptr;
+  }
+  // The held struct, which must be a Def (a type's own code reaching its parameters).
+  template <class Def> const Def& as() const { return *checked(get<Def>()); }
+  template <class Def> Def& as() { return *checked(get<Def>()); }
+
+ private:
+  struct Base {
+    virtual ~Base() = default;
+    virtual std::unique_ptr<Base> clone() const = 0;
+    virtual bool equals(const Base& o) const = 0;
+    virtual const ConstraintType& type() const = 0;
+  };
+  template <class Def> struct Held final : Base {
+    explicit Held(Def d) : value(std::move(d)) {}
+    std::unique_ptr<Base> clone() const override { return std::make_unique<Held>(value); }
+    bool equals(const Base& o) const override {
+      const auto* h = dynamic_cast<const Held*>(&o);
+      return h && h->value == value;
+    }
+    const ConstraintType& type() const override { return Def::type(); }
+    Def value;
+  };
+  template <class T> static T* checked(T* p) {
+    if (!p) throw std::logic_error("constraint parameters read as another type's");
+    return p;
+  }
+  std::unique_ptr<Base> m_held;
 };
 
+// What every constraint has; the rest is its type's (params).
 struct ConstraintDef {
   std::string name;
-  ConstraintKind kind = ConstraintKind::PointToNail;
   bool enabled = true;
   std::optional<double> tau;           // s; unset = settings.defaultTau
-  PointRef a, b;                       // constrained point(s)
-  std::string nail;                    // point-to-nail, scalar point-to-nail
-  std::string path;                    // point-to-path
-  std::string bodyA, bodyB;            // orientation: bodyA; sphere-to-sphere: both
-  Vec3 axis = Vec3::UnitZ();           // orientation: body-local unit vector b; hinge: the axis in a's body
-  Vec3 axisB = Vec3::UnitZ();          // hinge: the axis in b's body
-  Vec3 direction = Vec3::UnitZ();      // orientation: world unit vector N; line direction
-  Vec3 origin = Vec3::Zero();          // line / plane: a point on it, world, m
-  Vec3 normal = Vec3::UnitZ();         // plane normal, world (unit)
-  double length = 1.0;                 // distance: m
+  ConstraintParams params;             // the type's struct (core/constraints/<type>.h)
+  // The kind of constraint: the row of the struct held in params.
+  const ConstraintType& type() const { return params.type(); }
   bool operator==(const ConstraintDef&) const = default;
 };
 
@@ -197,7 +249,6 @@ struct Scene {
 const char* toString(Shape s);
 const char* toString(PathKind k);
 const char* toString(ForceKind k);
-const char* toString(ConstraintKind k);
 const char* toString(EventAction a);
 const char* toString(IntegratorKind k);
 const char* toString(SolverKind k);

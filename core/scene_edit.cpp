@@ -48,9 +48,9 @@ bool namesKind(const ConstraintField& f, ObjectKind kind) {
 
 // Does the constraint refer to the object through any of its type's fields?
 bool constraintUses(const ConstraintDef& c, ObjectKind kind, const std::string& name) {
-  for (const ConstraintField& f : constraintType(c.kind).fields) {
-    if (f.point && refers(c.*f.point, kind, name)) return true;
-    if (f.name && namesKind(f, kind) && c.*f.name == name) return true;
+  for (const ConstraintField& f : c.type().fields) {
+    if (f.isPoint() && refers(f.point(c), kind, name)) return true;
+    if (f.isName() && namesKind(f, kind) && f.name(c) == name) return true;
   }
   return false;
 }
@@ -79,9 +79,9 @@ bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std:
   }
   if (!found) return false;
   for (ConstraintDef& c : s.constraints)
-    for (const ConstraintField& f : constraintType(c.kind).fields) {
-      if (f.point) renameRef(c.*f.point, kind, from, to);
-      if (f.name && namesKind(f, kind)) rename(c.*f.name, from, to);
+    for (const ConstraintField& f : c.type().fields) {
+      if (f.isPoint()) renameRef(f.point(c), kind, from, to);
+      if (f.isName() && namesKind(f, kind)) rename(f.name(c), from, to);
     }
   for (ForceDef& f : s.forces) {
     renameRef(f.a, kind, from, to);

@@ -402,20 +402,20 @@ ConstraintDef readConstraint(const json& v, const std::string& where) {
     for (const ConstraintType* t : constraintTypes()) options += std::string(options.empty() ? "" : ", ") + t->id;
     fail(o.at("type"), "unknown value \"" + id + "\" (expected one of: " + options + ")");
   }
-  c.kind = type->kind;
+  c.params = type->defaults;
   c.enabled = o.boolean("enabled", true);
   if (o.has("tau")) c.tau = o.requiredNumber("tau");
   for (const ConstraintField& f : type->fields) {
-    if (f.point) {
+    if (f.isPoint()) {
       const json* p = o.get(f.key);
       if (!p) fail(o.at(f.key), "is required");
-      c.*f.point = readPointRef(*p, o.at(f.key));
-    } else if (f.name) {
-      c.*f.name = o.requiredString(f.key);
-    } else if (f.vector) {
-      c.*f.vector = o.requiredVec3(f.key);
-    } else if (f.number) {
-      c.*f.number = o.requiredNumber(f.key);
+      f.point(c) = readPointRef(*p, o.at(f.key));
+    } else if (f.isName()) {
+      f.name(c) = o.requiredString(f.key);
+    } else if (f.isVector()) {
+      f.vector(c) = o.requiredVec3(f.key);
+    } else if (f.isNumber()) {
+      f.number(c) = o.requiredNumber(f.key);
     }
   }
   o.rejectUnknownKeys();
@@ -423,13 +423,13 @@ ConstraintDef readConstraint(const json& v, const std::string& where) {
 }
 
 json writeConstraint(const ConstraintDef& c) {
-  json j{{"name", c.name}, {"type", toString(c.kind)}, {"enabled", c.enabled}};
+  json j{{"name", c.name}, {"type", c.type().id}, {"enabled", c.enabled}};
   if (c.tau) j["tau"] = *c.tau;
-  for (const ConstraintField& f : constraintType(c.kind).fields) {
-    if (f.point) j[f.key] = writePointRef(c.*f.point);
-    else if (f.name) j[f.key] = c.*f.name;
-    else if (f.vector) j[f.key] = vec(c.*f.vector);
-    else if (f.number) j[f.key] = c.*f.number;
+  for (const ConstraintField& f : c.type().fields) {
+    if (f.isPoint()) j[f.key] = writePointRef(f.point(c));
+    else if (f.isName()) j[f.key] = f.name(c);
+    else if (f.isVector()) j[f.key] = vec(f.vector(c));
+    else if (f.isNumber()) j[f.key] = f.number(c);
   }
   return j;
 }

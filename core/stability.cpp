@@ -601,8 +601,12 @@ class Checker {
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene) { return Checker(scene).run(); }
 
 std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after) {
+  return newWarnings(stabilityWarnings(before), after);
+}
+
+std::vector<StabilityWarning> newWarnings(const std::vector<StabilityWarning>& before, const Scene& after) {
   std::set<std::pair<std::string, StabilitySeverity>> had;
-  for (const StabilityWarning& w : stabilityWarnings(before)) had.emplace(w.place, w.severity);
+  for (const StabilityWarning& w : before) had.emplace(w.place, w.severity);
   std::vector<StabilityWarning> out;
   for (StabilityWarning& w : stabilityWarnings(after))
     if (!had.count({w.place, w.severity})) out.push_back(std::move(w));

@@ -37,6 +37,8 @@ std::vector<StabilityWarning> newDivergences(const Scene& before, const Scene& a
 
 // The warnings of `after` (any severity) at places where `before` had none of that severity.
 std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after);
+// The same against the warnings the scene before had (an edit tried in place keeps no copy).
+std::vector<StabilityWarning> newWarnings(const std::vector<StabilityWarning>& before, const Scene& after);
 
 namespace stability {
 

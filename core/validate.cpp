@@ -241,27 +241,27 @@ void bodyPointOnly(const PointRef& r, const std::string& w) {
 void validateConstraint(const Scene& s, const ConstraintDef& c, const Names& names, const std::string& w) {
   using L = Limits;
   if (c.tau) positiveIn(*c.tau, L::kMinTime, L::kMaxTime, w + ".tau", "s");
-  const ConstraintType& type = constraintType(c.kind);
+  const ConstraintType& type = c.type();
   for (const ConstraintField& f : type.fields) {
     const std::string at = w + "." + f.key;
     switch (f.kind) {
       case ConstraintField::Kind::BodyPoint:
       case ConstraintField::Kind::AnyPoint: {
-        const PointRef& r = c.*f.point;
+        const PointRef& r = f.point(c);
         if (r.kind == PointRef::Kind::BodyLocal) bounded(r.local, L::kMaxCoordinate, at + ".local", "m");
         names.point(r, at);
         if (f.kind == ConstraintField::Kind::BodyPoint) bodyPointOnly(r, at);
         break;
       }
-      case ConstraintField::Kind::Nail: names.require(c.*f.name, Kind::Nail, at); break;
-      case ConstraintField::Kind::Path: names.require(c.*f.name, Kind::Path, at); break;
-      case ConstraintField::Kind::Body: names.body(c.*f.name, at); break;
-      case ConstraintField::Kind::Direction: nonZero(c.*f.vector, at); break;
-      case ConstraintField::Kind::Position: bounded(c.*f.vector, L::kMaxCoordinate, at, "m"); break;
-      case ConstraintField::Kind::Length: positiveIn(c.*f.number, L::kMinLength, L::kMaxLength, at, "m"); break;
+      case ConstraintField::Kind::Nail: names.require(f.name(c), Kind::Nail, at); break;
+      case ConstraintField::Kind::Path: names.require(f.name(c), Kind::Path, at); break;
+      case ConstraintField::Kind::Body: names.body(f.name(c), at); break;
+      case ConstraintField::Kind::Direction: nonZero(f.vector(c), at); break;
+      case ConstraintField::Kind::Position: bounded(f.vector(c), L::kMaxCoordinate, at, "m"); break;
+      case ConstraintField::Kind::Length: positiveIn(f.number(c), L::kMinLength, L::kMaxLength, at, "m"); break;
     }
   }
-  if (type.check) type.check(s, c, w);
+  if (type.check) type.check(s, c.params, w);
 }
 
 void validateEvent(const EventDef& e, const Scene& s, const Names& names, const std::string& w) {
@@ -348,10 +348,13 @@ void checkConstraintsPerBody(const Scene& s) {
   std::map<std::string, int> count;
   for (const ConstraintDef& c : s.constraints) {
     std::set<std::string> on;
-    for (const PointRef* r : {&c.a, &c.b})
-      if (r->kind == PointRef::Kind::BodyPoint || r->kind == PointRef::Kind::BodyLocal) on.insert(r->body);
-    for (const std::string* b : {&c.bodyA, &c.bodyB})
-      if (!b->empty()) on.insert(*b);
+    for (const ConstraintField& f : c.type().fields) {
+      if (f.isPoint()) {
+        const PointRef& r = f.point(c);
+        if (r.kind == PointRef::Kind::BodyPoint || r.kind == PointRef::Kind::BodyLocal) on.insert(r.body);
+      }
+      if (f.kind == ConstraintField::Kind::Body && !f.name(c).empty()) on.insert(f.name(c));
+    }
     for (const std::string& b : on) ++count[b];
   }
   for (size_t i = 0; i < s.bodies.size(); ++i) {

@@ -26,6 +26,10 @@ struct Hit {
 
 // The nearest body the ray hits (inactive bodies are skipped).
 Hit pickBody(const core::Snapshot& s, const Ray& ray);
+// The body under pixel (px, py), or else the body nearest to it on screen within radius pixels:
+// a thin rod a few pixels wide, moving or not, is picked by a click beside it. position is on the
+// body's surface (where the ray nearest to the cursor hits it); distance is the ray parameter.
+Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest control point within radius pixels of (px, py).
 Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest nail within radius pixels.

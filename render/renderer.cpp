@@ -254,6 +254,7 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   g.arrows.clear();
   g.gizmo.reset();
   m_camera = &cam;
+  m_pixelScale = view.pixelScale;
   m_drawn = drawSnapshot(snap, cam, view, hl, *this);
   flush();
   m_camera = nullptr;
@@ -286,7 +287,7 @@ void Renderer::segment(const Vec3& a, const Vec3& b, const Color& c) { line(m_gp
 void Renderer::arrow(const Vec3& from, const Vec3& vector, const Color& c) { m_gpu->arrows.push_back({from, vector, c}); }
 
 void Renderer::point(const Vec3& at, double radiusPixels, const Color& c) {
-  m_gpu->dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(radiusPixels * m_camera->pixelSize(at)), c));
+  m_gpu->dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(radiusPixels * m_pixelScale * m_camera->pixelSize(at)), c));
 }
 
 void Renderer::label(double px, double py, const std::string& text, const Color& c) { m_labels.push_back({px, py, text, c}); }
@@ -307,7 +308,7 @@ void Renderer::flush() {
   for (const Gpu::Arrow& a : g.arrows) {
     const double len = a.vector.norm();
     const Vec3 dir = a.vector / len;
-    const double w = 1.6 * cam.pixelSize(a.from);
+    const double w = 1.6 * m_pixelScale * cam.pixelSize(a.from);
     const double head = std::min(0.35 * len, 7.0 * w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;

@@ -61,6 +61,7 @@ class Renderer : private DebugDraw {
   std::unique_ptr<Gpu> m_gpu;
   bool m_ready = false;
   const Camera* m_camera = nullptr;  // during draw(): pixel sizes of arrows, dots and thin shapes
+  double m_pixelScale = 1.0;         // during draw(): ViewOptions::pixelScale
   DrawnScene m_drawn;
   std::vector<Label> m_labels;
 };

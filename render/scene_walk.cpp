@@ -41,6 +41,10 @@ Color bodyColor(Shape shape, bool fixed) {
 
 Color backgroundColor() { return {0.90f, 0.91f, 0.93f, 1}; }
 
+// pure red and amber: warnings, apart from the palette's hues and the selection's gold
+Color conflictColor() { return {1.0f, 0.0f, 0.0f, 1}; }
+Color redundantColor() { return {1.0f, 0.62f, 0.0f, 1}; }
+
 DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptions& view, const Highlight& hl,
                         DebugDraw& out) {
   DrawnScene drawn;
@@ -70,9 +74,11 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
   }
 
   // an arrow hovering can name, and the legend's kinds
-  auto arrow = [&](const Vec3& from, const Vec3& vec, const Color& c, Segment::Kind kind, int index) {
+  // (magnitude below the kind's noise floor: round-off, not drawn)
+  auto arrow = [&](const Vec3& from, const Vec3& vec, double magnitude, double noise, const Color& c, Segment::Kind kind,
+                   int index) {
     const double len = vec.norm();
-    if (!(len > 1e-12) || !std::isfinite(len)) return;
+    if (!(len > 1e-12) || !std::isfinite(len) || magnitude < noise) return;
     out.arrow(from, vec, c);
     drawn.segments.push_back({kind, index, from, from + vec});
     if (kind == Segment::Kind::ConstraintTorque) drawn.arrowScale.torques = true;
@@ -81,8 +87,9 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
   };
 
   if (view.debugDraw) {
-    // arrow scales: the largest arrow about a fifth of the view, in round numbers
-    drawn.arrowScale = chooseArrowScale(snap, view, cam.distance());
+    // arrow scales: the viewport's held ones, or the largest arrow about a fifth of the view
+    drawn.arrowScale = view.scale ? *view.scale : chooseArrowScale(snap, view, cam.distance());
+    drawn.arrowScale.forces = drawn.arrowScale.torques = drawn.arrowScale.velocities = false;
     const ArrowScale& scale = drawn.arrowScale;
 
     // nails
@@ -107,13 +114,15 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
       if (!c.active) continue;
       Color col = constraintColor(int(j));
       const bool lit = int(j) == hl.selectedConstraint || int(j) == hl.hoverConstraint;
+      const bool conflicting = std::find(hl.conflicting.begin(), hl.conflicting.end(), int(j)) != hl.conflicting.end();
+      const bool redundant = std::find(hl.redundant.begin(), hl.redundant.end(), int(j)) != hl.redundant.end();
       if (view.deviationLines) {
-        out.segment(c.point[0], c.point[1], col);
+        out.segment(c.point[0], c.point[1], conflicting ? conflictColor() : redundant ? redundantColor() : col);
         drawn.segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
         // the type's guides (a line, a plane), faded, through the constraint's second point
         if (j < geo.constraintDefs.size()) {
           const core::ConstraintDef& def = geo.constraintDefs[j];
-          if (const auto& guides = core::constraintType(def.kind).guides) {
+          if (const auto& guides = def.type().guides) {
             core::GuideContext gc;
             gc.at = c.point[1];
             gc.span = 2.0 * cam.distance();
@@ -122,21 +131,27 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
                 if (geo.bodies[i].name == body) return snap.bodies[i].q;
               return core::Quat::Identity();
             };
-            for (const core::GuideSegment& s : guides(def, gc)) out.segment(s.a, s.b, mix(col, bg, 0.45f));
+            for (const core::GuideSegment& s : guides(def.params, gc)) out.segment(s.a, s.b, mix(col, bg, 0.45f));
           }
         }
       }
       if (lit) {
         out.point(c.point[0], 5, highlight);
         out.point(c.point[1], 5, highlight);
+      } else if (conflicting || redundant) {
+        // the flagged constraint's two points marked, larger than any other dot
+        const Color mark = conflicting ? conflictColor() : redundantColor();
+        out.point(c.point[0], 6, mark);
+        out.point(c.point[1], 6, mark);
       }
       for (int s = 0; s < c.nb; ++s) {
         if (view.constraintForces)
-          arrow(c.at[s], c.force[s] / scale.newtonsPerMetre, col, Segment::Kind::ConstraintForce, int(j));
+          arrow(c.at[s], c.force[s] / scale.newtonsPerMetre, c.force[s].norm(), scale.forceNoise, col,
+                Segment::Kind::ConstraintForce, int(j));
         // a torque beside its force only when it is more than round-off
         if (view.torques && c.torque[s].norm() > 1e-9 * (1 + c.force[s].norm()))
-          arrow(snap.bodies[size_t(c.body[s])].x, c.torque[s] / scale.newtonMetresPerMetre, mix(col, {0, 0, 0, 1}, 0.35f),
-                Segment::Kind::ConstraintTorque, int(j));
+          arrow(snap.bodies[size_t(c.body[s])].x, c.torque[s] / scale.newtonMetresPerMetre, c.torque[s].norm(),
+                scale.torqueNoise, mix(col, {0, 0, 0, 1}, 0.35f), Segment::Kind::ConstraintTorque, int(j));
       }
     }
     // springs as lines; external forces and velocities at the centres of mass
@@ -152,10 +167,11 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
       const core::BodyPose& p = snap.bodies[i];
       if (!p.active) continue;
       if (view.externalForces)
-        arrow(p.x, p.externalForce / scale.newtonsPerMetre, {0.25f, 0.25f, 0.28f, 1}, Segment::Kind::ExternalForce,
-              int(i));
+        arrow(p.x, p.externalForce / scale.newtonsPerMetre, p.externalForce.norm(), scale.forceNoise,
+              {0.25f, 0.25f, 0.28f, 1}, Segment::Kind::ExternalForce, int(i));
       if (view.velocities)
-        arrow(p.x, p.v / scale.secondsPerMetre, {0.0f, 0.55f, 0.55f, 1}, Segment::Kind::Velocity, int(i));
+        arrow(p.x, p.v / scale.secondsPerMetre, p.v.norm(), scale.velocityNoise, {0.0f, 0.55f, 0.55f, 1},
+              Segment::Kind::Velocity, int(i));
     }
     // control points
     if (view.controlPoints)
@@ -195,8 +211,8 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
 
   // axis gizmo: the camera's rotation only, in the bottom-left corner, each axis lettered past its tip
   AxisGizmo gizmo;
-  gizmo.x = gizmo.y = 8;
-  gizmo.size = 90;
+  gizmo.x = gizmo.y = int(std::lround(8 * view.pixelScale));
+  gizmo.size = int(std::lround(90 * view.pixelScale));
   const Vec3 f = cam.forward();
   const glm::mat4 rot = glm::lookAt(glm::vec3(-3 * f.x(), -3 * f.y(), -3 * f.z()), glm::vec3(0), glm::vec3(0, 0, 1));
   gizmo.viewProjection = glm::ortho(-1.4f, 1.4f, -1.4f, 1.4f, 0.1f, 10.0f) * rot;

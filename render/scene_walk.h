@@ -27,6 +27,10 @@ struct Highlight {
   Vec3 previewFrom = Vec3::Zero(), previewTo = Vec3::Zero();
   bool previewRod = false;
   double previewRadius = 0.02;
+  // constraints tether-cli check flags (runtime indices, as in the snapshot): their lines and
+  // points drawn in conflictColor / redundantColor (a conflicting one that is also redundant
+  // shows as conflicting)
+  std::vector<int> conflicting, redundant;
 };
 
 // What the GUI reads beside the picture: the arrows, constraint lines and springs drawn
@@ -38,8 +42,9 @@ struct DrawnScene {
 
 // Emits the snapshot as the viewport shows it, in this order: the background; bodies and the
 // rod a tool is placing; with view.debugDraw, nails, paths, each active constraint's line, its
-// type's guides and force and torque arrows (at chooseArrowScale's scale), springs, applied
-// forces and velocities, control points; the hovered control point and the tools' feedback;
+// type's guides and force and torque arrows (at view.scale, or chooseArrowScale's if unset; an
+// arrow below its kind's noise floor is not drawn), the marks of constraints check flags,
+// springs, applied forces and velocities, control points; the hovered control point and the tools' feedback;
 // the mouse spring; the ground grid; the axis gizmo and its labels.
 DrawnScene drawSnapshot(const core::Snapshot& snap, const Camera& camera, const ViewOptions& view, const Highlight& hl,
                         DebugDraw& out);
@@ -48,5 +53,7 @@ DrawnScene drawSnapshot(const core::Snapshot& snap, const Camera& camera, const 
 Color constraintColor(int index);
 Color bodyColor(core::Shape shape, bool fixed);
 Color backgroundColor();
+Color conflictColor();   // a constraint whose equations cannot all be met (check: conflicting)
+Color redundantColor();  // a constraint whose rows repeat others' (check: redundant)
 
 }  // namespace tether::render

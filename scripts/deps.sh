@@ -9,8 +9,16 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the desktop app: Qt 6 Widgets + OpenGL widgets, GLM, libepoxy (GL loader for render/)
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libglm-dev libepoxy-dev libgl-dev
+  # the plot dock (Qt Charts: Qt's own chart widget, axes, zoom and series over QGraphicsView)
+  # and the tool palette's SVG icons (Qt SVG, loaded through the icon engine plugin)
+  qt6-charts-dev qt6-svg-dev libqt6svg6
+  # File > Export video encodes the frames to MP4/WebM (the app finds ffmpeg at run time and
+  # writes PNG frames without it; the export test needs it)
+  ffmpeg
   # GUI tests and screenshots: a real X server with Mesa's software OpenGL
   xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
+  # the autosave test drives the app in its own process (kill -9, start again) with it
+  xdotool
 )
 # `deps.sh fuzz` (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
 if [ "${1:-}" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi

@@ -9,70 +9,52 @@
 
 namespace tether::ui {
 
-namespace {
-
-// One edit of the scene: the whole scene before and after (exact undo, whatever the edit).
-class SceneCommand : public QUndoCommand {
- public:
-  SceneCommand(Document* doc, core::Scene before, core::Scene after, const QString& text, int mergeId)
-      : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)),
-        m_id(mergeId), m_epoch(doc->mergeEpoch()) {}
-  void redo() override { m_doc->assign(m_after); }
-  void undo() override { m_doc->assign(m_before); }
-  int id() const override { return m_id > 0 ? m_id : -1; }
-  bool mergeWith(const QUndoCommand* other) override {
-    const auto* o = dynamic_cast<const SceneCommand*>(other);
-    if (!o || o->m_id != m_id || o->m_epoch != m_epoch) return false;
-    m_after = o->m_after;  // keep the first "before", take the latest "after"
-    return true;
-  }
-
- private:
-  Document* m_doc;
-  core::Scene m_before, m_after;
-  int m_id;
-  int m_epoch;
-};
-
-}  // namespace
-
 Document::Document(QObject* parent) : QObject(parent) {
   connect(&m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
 QString Document::displayName() const {
-  return m_path.isEmpty() ? QStringLiteral("untitled.json") : QFileInfo(m_path).fileName();
+  if (!m_path.isEmpty()) return QFileInfo(m_path).fileName();
+  return m_untitledName.isEmpty() ? QStringLiteral("untitled.json") : m_untitledName;
 }
 
-void Document::assign(const core::Scene& scene) {
-  m_scene = scene;
+void Document::sceneChanged() {
   ++m_revision;
   emit changed();
 }
 
-bool Document::edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId,
-                    QString* error, const Check& check) {
-  core::Scene next = m_scene;
-  change(next);
-  try {
-    core::validateScene(next);
-  } catch (const std::exception& e) {
-    if (error) *error = QString::fromStdString(e.what());
+bool Document::push(std::unique_ptr<SceneCommand> command, QString* error, const Check& check) {
+  if (!command) {  // (a factory that refused it may have said why already)
+    if (error && error->isEmpty()) *error = tr("what it edits no longer exists");
     return false;
   }
-  if (check) {
-    const QString refused = check(m_scene, next);
-    if (!refused.isEmpty()) {
-      if (error) *error = refused;
-      return false;
-    }
+  // tried on the document's scene itself and taken back: nothing is copied, and the command
+  // lands through the undo stack (which applies it again)
+  command->apply(m_scene);
+  QString refused;
+  try {
+    core::validateScene(m_scene);
+  } catch (const std::exception& e) {
+    refused = QString::fromStdString(e.what());
   }
-  m_undo.push(new SceneCommand(this, m_scene, std::move(next), text, mergeId));
+  if (refused.isEmpty() && check) refused = check(m_scene);
+  command->revert(m_scene);
+  if (!refused.isEmpty()) {
+    if (error) *error = refused;
+    return false;
+  }
+  m_undo.push(command.release());
   return true;
 }
 
+bool Document::edit(const QString& text, const std::function<void(core::Scene&)>& change, QString* error) {
+  core::Scene next = m_scene;
+  change(next);
+  return push(std::make_unique<SetScene>(*this, text, m_scene, std::move(next)), error);
+}
+
 void Document::setScene(const core::Scene& scene, const QString& text) {
-  m_undo.push(new SceneCommand(this, m_scene, scene, text, 0));
+  m_undo.push(new SetScene(*this, text, m_scene, scene));
 }
 
 bool Document::load(const QString& path, QString& error) {
@@ -87,14 +69,19 @@ bool Document::load(const QString& path, QString& error) {
     error = QString::fromStdString(e.what());
     return false;
   }
+  adopt(std::move(s), path);
+  return true;
+}
+
+void Document::adopt(core::Scene scene, const QString& path) {
   m_undo.clear();
   m_path = path;
-  m_scene = std::move(s);
+  m_untitledName.clear();
+  m_scene = std::move(scene);
   ++m_revision;
   emit filePathChanged(m_path);
   emit loaded();
   emit changed();
-  return true;
 }
 
 bool Document::save(const QString& path, QString& error) {
@@ -115,11 +102,23 @@ bool Document::save(const QString& path, QString& error) {
 void Document::clear() {
   m_undo.clear();
   m_path.clear();
+  m_untitledName.clear();
   m_scene = core::Scene{};
   ++m_revision;
   emit filePathChanged(m_path);
   emit loaded();
   emit changed();
+}
+
+void Document::recover(const core::Scene& scene, const QString& path) {
+  m_undo.clear();
+  m_path = path;
+  m_scene = scene;
+  ++m_revision;
+  emit filePathChanged(m_path);
+  emit loaded();
+  emit changed();
+  m_undo.resetClean();  // differs from the file on disk: modified until saved
 }
 
 std::string Document::uniqueName(const std::string& prefix) const {

@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QStyle>
+#include <QStyleOptionSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
@@ -47,6 +49,24 @@ core::Quat fromEulerDeg(const Vec3& rpy) {
                     Eigen::AngleAxisd(r.x(), Vec3::UnitX()));
 }
 
+// A spin box asks for the width of its range's ends: "-1000000000.0000 kg/m³" for the ±1e9 the
+// fields take, which would make the form wider than the dock (the fields cut at its right edge,
+// the y and z of vectors behind a sideways scroll bar). It needs the width of what it shows (at
+// least of "-000.0000"); the layout gives it more where there is room.
+void fitWidthToValue(QDoubleSpinBox* sb) {
+  const QFontMetrics fm(sb->fontMetrics());
+  const QString shown = sb->textFromValue(sb->value()) + sb->suffix();
+  const QString typical = QStringLiteral("-000.") + QString(sb->decimals(), QLatin1Char('0')) + sb->suffix();
+  const int text = std::max(fm.horizontalAdvance(shown), fm.horizontalAdvance(typical)) + fm.horizontalAdvance(QLatin1Char(' ')) + 2;
+  QStyleOptionSpinBox opt;
+  opt.initFrom(sb);
+  opt.frame = sb->hasFrame();
+  opt.buttonSymbols = sb->buttonSymbols();
+  opt.subControls = QStyle::SC_SpinBoxFrame | QStyle::SC_SpinBoxEditField;
+  if (sb->buttonSymbols() != QAbstractSpinBox::NoButtons) opt.subControls |= QStyle::SC_SpinBoxUp | QStyle::SC_SpinBoxDown;
+  const QSize hint = sb->style()->sizeFromContents(QStyle::CT_SpinBox, &opt, QSize(text, sb->sizeHint().height()), sb);
+  sb->setMinimumWidth(hint.width());
+}
 
 }  // namespace
 
@@ -119,7 +139,7 @@ bool Inspector::record(const Timed& timed, const std::vector<double>& value, boo
   QString error;
   const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(e.action)),
                                                   QString::fromStdString(e.target)).arg(e.time);
-  if (guardedEdit(what, [&](Scene& s) { s.events.push_back(e); }, 0, error)) m_error->hide();
+  if (guardedEdit(std::make_unique<AddEvents>(m_doc, what, std::vector<core::EventDef>{e}), error)) m_error->hide();
   else {
     m_error->setText(tr("Not recorded: %1").arg(error));
     m_error->show();
@@ -128,25 +148,27 @@ bool Inspector::record(const Timed& timed, const std::vector<double>& value, boo
   return true;
 }
 
-bool Inspector::guardedEdit(const QString& what, const Change& change, int mergeId, QString& error) {
+bool Inspector::guardedEdit(std::unique_ptr<SceneCommand> command, QString& error) {
   // Refuse what makes a value certainly diverge where none did before (a file's old values may
   // stay while other fields change); let risky values land and say so.
   QStringList risky;
-  const auto guard = [&risky](const Scene& before, const Scene& after) -> QString {
+  const std::vector<core::StabilityWarning> before = core::stabilityWarnings(m_doc.scene());
+  const auto guard = [&risky, &before](const Scene& after) -> QString {
     const std::vector<core::StabilityWarning> fresh = core::newWarnings(before, after);
     for (const core::StabilityWarning& w : fresh)
       if (w.severity == core::StabilitySeverity::Diverges) return QString::fromStdString(w.message);
     for (const core::StabilityWarning& w : fresh) risky << QString::fromStdString(w.message);
     return {};
   };
-  if (!m_doc.edit(what, change, mergeId, &error, guard)) return false;
+  if (!m_doc.push(std::move(command), &error, guard)) return false;
   if (!risky.isEmpty()) emit message(tr("Warning: %1").arg(risky.join(QStringLiteral("; "))));
   return true;
 }
 
-void Inspector::apply(const QString& what, const Change& change, int mergeId) {
+void Inspector::apply(const QString& property, const Change& change, bool merges) {
+  const EditTarget target{m_selection.kind == Selection::Kind::Settings, objectKind(m_selection.kind), m_selection.name};
   QString error;
-  if (guardedEdit(what, change, mergeId, error)) {
+  if (guardedEdit(EditProperty::make(m_doc, target, property, change, merges), error)) {
     m_error->hide();
     return;
   }
@@ -189,7 +211,6 @@ void Inspector::showStabilityWarnings() {
 
 void Inspector::rebuild() {
   while (m_layout->rowCount() > 0) m_layout->removeRow(0);
-  m_fieldId = 0;
   showStabilityWarnings();
   const Scene& s = m_doc.scene();  // read only: edits go through apply()
   switch (m_selection.kind) {
@@ -237,25 +258,8 @@ void Inspector::addName() {
     const std::string to = e->text().trimmed().toStdString();
     const std::string from = m_selection.name;
     if (to == from) return;
-    if (to.empty()) {
-      m_error->setText(tr("Not applied: a name cannot be empty"));
-      m_error->show();
-      scheduleRebuild();
-      return;
-    }
-    const core::ObjectKind kind = objectKind(m_selection.kind);
-    // names are the ids: unique across the document
-    const Scene& sc = m_doc.scene();
-    auto has = [&](const auto& l) { return std::any_of(l.begin(), l.end(), [&](const auto& x) { return x.name == to; }); };
-    if (has(sc.bodies) || has(sc.nails) || has(sc.paths) || has(sc.forces) || has(sc.constraints)) {
-      m_error->setText(tr("Not applied: the name \"%1\" is taken").arg(e->text()));
-      m_error->show();
-      scheduleRebuild();
-      return;
-    }
     QString error;
-    if (m_doc.edit(tr("Rename %1").arg(QString::fromStdString(from)),
-                   [&](Scene& s) { core::renameObject(s, kind, from, to); }, 0, &error)) {
+    if (m_doc.push(RenameObject::make(m_doc, objectKind(m_selection.kind), from, to, error), &error)) {
       m_selection.name = to;
       m_error->hide();
       emit renamed(m_selection);
@@ -280,9 +284,9 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
   sb->setKeyboardTracking(false);
   if (!unit.isEmpty()) sb->setSuffix(QStringLiteral(" ") + unit);
   sb->setObjectName(label);
-  const int id = 2000 + ++m_fieldId;
+  fitWidthToValue(sb);
   m_layout->addRow(label, sb);
-  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, unit, id, timed, min, max](double v) {
+  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, unit, timed, min, max](double v) {
     if (v < min || v > max) {
       const QString u = unit.isEmpty() ? QString() : QStringLiteral(" ") + unit;
       const QString range = max >= kBig ? tr("at least %1%2").arg(min, 0, 'g', 6).arg(u)
@@ -293,7 +297,7 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
       return;
     }
     if (record(timed, {v}, true)) return;
-    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
+    apply(label, [&](Scene& s) { set(s, v); }, true);
   });
 }
 
@@ -304,7 +308,6 @@ void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& v
   h->setContentsMargins(0, 0, 0, 0);
   h->setSpacing(2);
   QDoubleSpinBox* boxes[3];
-  const int id = 2000 + ++m_fieldId;
   for (int i = 0; i < 3; ++i) {
     auto* sb = new QDoubleSpinBox;
     sb->setDecimals(4);
@@ -315,16 +318,22 @@ void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& v
     sb->setButtonSymbols(QAbstractSpinBox::NoButtons);
     sb->setToolTip(QStringLiteral("%1 %2 (%3)").arg(label, QString(QChar('x' + i)), unit));
     sb->setObjectName(QStringLiteral("%1.%2").arg(label, QString(QChar('x' + i))));
+    fitWidthToValue(sb);
     boxes[i] = sb;
     h->addWidget(sb);
   }
   if (!unit.isEmpty()) h->addWidget(new QLabel(unit));
-  m_layout->addRow(label, row);
+  // x, y and z on a row of their own under the label: beside it (the label column is as wide
+  // as "Rotation (roll, pitch, yaw)") three numbers do not fit the dock's width
+  auto* title = new QLabel(label);
+  title->setBuddy(boxes[0]);
+  m_layout->addRow(title);
+  m_layout->addRow(row);
   for (int i = 0; i < 3; ++i)
-    connect(boxes[i], &QDoubleSpinBox::valueChanged, this, [this, boxes, set, label, id, timed](double) {
+    connect(boxes[i], &QDoubleSpinBox::valueChanged, this, [this, boxes, set, label, timed](double) {
       const Vec3 v(boxes[0]->value(), boxes[1]->value(), boxes[2]->value());
       if (record(timed, {v.x(), v.y(), v.z()}, true)) return;
-      apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, v); }, id);
+      apply(label, [&](Scene& s) { set(s, v); }, true);
     });
 }
 
@@ -336,7 +345,7 @@ void Inspector::addBool(const QString& label, bool value, const std::function<vo
   m_layout->addRow(label, cb);
   connect(cb, &QCheckBox::toggled, this, [this, set, label, timed](bool on) {
     if (record(timed, {}, on)) return;
-    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, on); }, 0);
+    apply(label, [&](Scene& s) { set(s, on); }, false);
   });
 }
 
@@ -348,7 +357,7 @@ void Inspector::addChoice(const QString& label, const QStringList& options, int 
   c->setObjectName(label);
   m_layout->addRow(label, c);
   connect(c, &QComboBox::currentIndexChanged, this, [this, set, label](int i) {
-    apply(tr("Set %1").arg(label), [&](Scene& s) { set(s, i); }, 0);
+    apply(label, [&](Scene& s) { set(s, i); }, false);
   });
 }
 
@@ -471,7 +480,7 @@ void Inspector::buildForce(const core::ForceDef& f) {
 void Inspector::buildConstraint(const core::ConstraintDef& c) {
   const std::string name = c.name;
   auto con = [name](Scene& s) -> core::ConstraintDef& { return *byName(s.constraints, name); };
-  addHeader(tr("%1 constraint").arg(QString::fromUtf8(core::constraintType(c.kind).label)));
+  addHeader(tr("%1 constraint").arg(QString::fromUtf8(c.type().label)));
   addName();
   addBool(tr("Enabled"), c.enabled, [=](Scene& s, bool v) { con(s).enabled = v; }, {Timed::Kind::Toggle, name, {}});
   addBool(tr("Own tau"), c.tau.has_value(), [=](Scene& s, bool v) {
@@ -484,28 +493,24 @@ void Inspector::buildConstraint(const core::ConstraintDef& c) {
   else
     addLabel(tr("Tau"), tr("%1 s (scene default)").arg(m_doc.scene().settings.defaultTau));
   // the type's fields (core/constraint_type.h): references as text, values editable
-  const core::ConstraintType& type = core::constraintType(c.kind);
+  const core::ConstraintType& type = c.type();
   for (const core::ConstraintField& f : type.fields) {
     const QString label = tr(f.label);
     using FK = core::ConstraintField::Kind;
     switch (f.kind) {
       case FK::BodyPoint:
-      case FK::AnyPoint: addLabel(label, refText(c.*f.point)); break;
+      case FK::AnyPoint: addLabel(label, refText(f.point(c))); break;
       case FK::Nail:
       case FK::Path:
-      case FK::Body: addLabel(label, QString::fromStdString(c.*f.name)); break;
+      case FK::Body: addLabel(label, QString::fromStdString(f.name(c))); break;
       case FK::Direction:
-      case FK::Position: {
-        const auto member = f.vector;
-        addVec3(label, f.kind == FK::Position ? QStringLiteral("m") : QString(), c.*member,
-                [=](Scene& s, const Vec3& v) { con(s).*member = v; });
+      case FK::Position:
+        addVec3(label, f.kind == FK::Position ? QStringLiteral("m") : QString(), f.vector(c),
+                [=](Scene& s, const Vec3& v) { f.vector(con(s)) = v; });
         break;
-      }
-      case FK::Length: {
-        const auto member = f.number;
-        addDouble(label, QStringLiteral("m"), c.*member, 1e-6, kBig, [=](Scene& s, double v) { con(s).*member = v; });
+      case FK::Length:
+        addDouble(label, QStringLiteral("m"), f.number(c), 1e-6, kBig, [=](Scene& s, double v) { f.number(con(s)) = v; });
         break;
-      }
     }
   }
 }

@@ -44,12 +44,14 @@ class Inspector : public QWidget {
  private:
   void rebuild();
   void scheduleRebuild();
+  // An edit of the inspected object's property (EditProperty: only that object changes);
+  // successive edits of a field that merges are one undo step.
   using Change = std::function<void(core::Scene&)>;
-  void apply(const QString& what, const Change& change, int mergeId);
+  void apply(const QString& property, const Change& change, bool merges);
   using Timed = TimedParam;
   bool record(const Timed& timed, const std::vector<double>& value, bool on);
-  // The edit of `what` through the document with the stability guard; false: refused (error set).
-  bool guardedEdit(const QString& what, const Change& change, int mergeId, QString& error);
+  // The command through the document with the stability guard; false: refused (error set).
+  bool guardedEdit(std::unique_ptr<SceneCommand> command, QString& error);
   void showStabilityWarnings();
 
   // field builders: each commits its own edit
@@ -82,7 +84,6 @@ class Inspector : public QWidget {
   std::function<double()> m_playhead;
   QString m_lastError;
   bool m_rebuildPending = false;
-  int m_fieldId = 0;  // merge ids: one per field of the current form
 };
 
 }  // namespace tether::ui

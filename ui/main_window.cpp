@@ -7,9 +7,13 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QLocale>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -18,6 +22,9 @@
 #include "core/live_edit.h"
 #include "core/scene_edit.h"
 #include "core/stability.h"
+#include "ui/export.h"
+#include "ui/help.h"
+#include "ui/progress.h"
 #include <cmath>
 
 #ifndef TETHER_EXAMPLES_DIR
@@ -53,12 +60,21 @@ MainWindow::MainWindow(QWidget* parent)
   m_devLabel = new QLabel(this);
   m_stateLabel = new QLabel(this);
   for (QLabel* l : {m_stateLabel, m_timeLabel, m_rateLabel, m_devLabel}) statusBar()->addPermanentWidget(l);
+  // the tool's prompt on the left: what the next click takes and what is under the cursor
+  // (a message such as "Not done: ..." covers it for a few seconds)
+  m_promptLabel = new QLabel(this);
+  m_promptLabel->setObjectName(QStringLiteral("toolPrompt"));
+  m_promptLabel->setMinimumWidth(1);  // long prompts are cut at the status bar, not widen the window
+  statusBar()->addWidget(m_promptLabel, 1);
+  connect(m_viewport, &ViewportWidget::promptChanged, m_promptLabel, &QLabel::setText);
+  m_viewport->refreshPrompt();  // the select tool's prompt from the start
 
   // every document change goes to the solver thread as a message; a different scene restarts it
   connect(&m_doc, &Document::loaded, this, [this] { m_restartNext = true; });
   connect(&m_doc, &Document::changed, this, [this] {
     m_sim->load(m_doc.scene(), m_doc.revision(), m_restartNext);
     m_restartNext = false;
+    analyseConstraints();
   });
   connect(&m_doc, &Document::modifiedChanged, this, [this] { updateTitle(); });
   connect(&m_doc, &Document::filePathChanged, this, [this] { updateTitle(); });
@@ -67,7 +83,29 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_viewport, &ViewportWidget::glFailed, this, [this](const QString& why) {
     showError(tr("OpenGL"), tr("The 3D viewport cannot draw: %1").arg(why));
   });
-  connect(m_outliner, &Outliner::selected, this, &MainWindow::select);
+  connect(m_selectionModel, &QItemSelectionModel::selectionChanged, this, [this] {
+    if (m_selecting) return;
+    const QModelIndexList rows = m_selectionModel->selectedRows();
+    follow(rows.isEmpty() ? Selection{} : m_sceneModel->selectionAt(rows.first()));
+  });
+  // After an edit the selection model holds the selected object's row again: rows added or
+  // removed reset the model (which clears its selection quietly), and a rename in place keeps
+  // the row, whose object then has the new name.
+  const auto resync = [this] {
+    const QModelIndex i = m_sceneModel->indexOf(m_selection);
+    if (!i.isValid()) {
+      const QModelIndexList rows = m_selectionModel->selectedRows();
+      if (!rows.isEmpty()) follow(m_sceneModel->selectionAt(rows.first()));
+      return;
+    }
+    if (m_selectionModel->currentIndex() == i && m_selectionModel->isSelected(i)) return;
+    m_selecting = true;
+    m_selectionModel->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_selecting = false;
+  };
+  connect(m_sceneModel, &QAbstractItemModel::modelReset, this, resync);
+  connect(m_sceneModel, &QAbstractItemModel::dataChanged, this, resync);
+  connect(m_outliner, &Outliner::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   connect(m_outliner, &Outliner::deleteRequested, this, &MainWindow::deleteSelection);
   connect(m_inspector, &Inspector::renamed, this, &MainWindow::select);
   connect(m_inspector, &Inspector::message, this, [this](const QString& m) { statusBar()->showMessage(m, 10000); });
@@ -80,9 +118,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_timeline->refresh();
   });
   m_frameTimer.start();
+  new ResimulationProgress(*m_sim, this);  // progress and Stop for a long re-simulation
+
+  m_autosave = new Autosaver(m_doc, this);
+  connect(m_autosave, &Autosaver::failed, this, [this](const QString& why) {
+    statusBar()->showMessage(tr("Autosave failed: %1").arg(why), 10000);
+  });
 
   m_sim->load(m_doc.scene(), m_doc.revision(), true);
   m_restartNext = false;
+  analyseConstraints();
   resize(1280, 800);
   QSettings settings;
   restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -93,6 +138,14 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
   m_frameTimer.stop();
+  // The document (a member) goes before the child objects: the view and the model that read
+  // it go first (hiding the outliner still asks its model for sizes), and the selection they
+  // clear on the way must not reach the inspector.
+  disconnect(m_selectionModel, nullptr, this, nullptr);
+  disconnect(m_sceneModel, nullptr, this, nullptr);
+  delete m_outliner;
+  delete m_selectionModel;
+  delete m_sceneModel;
 }
 
 QString MainWindow::examplesDir() {
@@ -102,7 +155,9 @@ QString MainWindow::examplesDir() {
 }
 
 void MainWindow::buildDocks() {
-  m_outliner = new Outliner(m_doc);
+  m_sceneModel = new SceneModel(m_doc, this);
+  m_selectionModel = new QItemSelectionModel(m_sceneModel, this);
+  m_outliner = new Outliner(m_sceneModel, m_selectionModel);
   auto* od = new QDockWidget(tr("Scene"), this);
   od->setObjectName(QStringLiteral("outlinerDock"));
   od->setWidget(m_outliner);
@@ -120,6 +175,22 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, td);
   connect(m_timeline, &TimelineDock::playRequested, this, [this](bool on) { on ? play() : pause(); });
   connect(m_timeline->view(), &TimelineView::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  // the plot dock: beside the timeline, hidden until View → Plots
+  m_plots = new PlotDock(*m_sim);
+  m_plotsDock = new QDockWidget(tr("Plots"), this);
+  m_plotsDock->setObjectName(QStringLiteral("plotDock"));
+  m_plotsDock->setWidget(m_plots);
+  addDockWidget(Qt::BottomDockWidgetArea, m_plotsDock);
+  splitDockWidget(td, m_plotsDock, Qt::Horizontal);
+  m_plotsDock->hide();
+  // the first time it opens, give the plot the larger share of the bottom (a plot needs width;
+  // the timeline's lanes do not); later the user's layout stands
+  connect(m_plotsDock, &QDockWidget::visibilityChanged, this, [this, td, first = true](bool visible) mutable {
+    if (!visible || !first || m_plotsDock->isFloating()) return;
+    first = false;
+    resizeDocks({td, m_plotsDock}, {width() * 2 / 5, width() * 3 / 5}, Qt::Horizontal);
+  });
+  connect(m_plots, &PlotDock::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   // recorded events land on the playhead's frame
   m_inspector->setPlayheadSource([this] {
     const auto snap = m_sim->snapshot();
@@ -142,7 +213,7 @@ void MainWindow::buildActions() {
   for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
     const QString path = fi.absoluteFilePath();
     examples->addAction(fi.baseName().replace(QLatin1Char('_'), QLatin1Char(' ')), this, [this, path] {
-      if (maybeSave()) openFile(path);
+      if (maybeSave()) openExample(path);
     });
   }
   file->addSeparator();
@@ -153,6 +224,14 @@ void MainWindow::buildActions() {
   for (const QKeySequence& k : QKeySequence::keyBindings(QKeySequence::SaveAs))
     if (!saveAsKeys.contains(k)) saveAsKeys.push_back(k);  // (one action, each key once: no ambiguity)
   saveAsAction->setShortcuts(saveAsKeys);
+  file->addSeparator();
+  // export (ui/export.h): the viewport's picture at a chosen size, the recording as a video
+  auto status = [this](const QString& m) { statusBar()->showMessage(m, 15000); };
+  file->addAction(tr("Export &image…"), this, [this, status] { exportImage(this, *m_viewport, m_doc.filePath(), status); })
+      ->setObjectName(QStringLiteral("exportImage"));
+  file->addAction(tr("Export &video…"), this, [this, status] {
+        exportVideo(this, *m_viewport, *m_sim, m_doc.filePath(), [this] { pause(); }, status);
+      })->setObjectName(QStringLiteral("exportVideo"));
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -198,21 +277,27 @@ void MainWindow::buildActions() {
   render::ViewOptions& vo = m_viewport->viewOptions();
   QAction* debug = toggle(tr("&Debug draw (off: animation mode)"), &vo.debugDraw, QKeySequence(Qt::Key_D));
   debug->setObjectName(QStringLiteral("debugDraw"));
-  toggle(tr("Constraint &forces"), &vo.constraintForces);
+  toggle(tr("Constraint f&orces"), &vo.constraintForces);
   toggle(tr("&External forces"), &vo.externalForces);
   toggle(tr("&Torques"), &vo.torques);
   toggle(tr("Deviation &lines and constraint geometry"), &vo.deviationLines);
-  toggle(tr("&Velocities"), &vo.velocities);
+  toggle(tr("Veloc&ities"), &vo.velocities);
   toggle(tr("&Control points"), &vo.controlPoints);
   toggle(tr("&Grid"), &vo.grid);
-  view->addAction(tr("Longer arrows"), QKeySequence(Qt::Key_BracketRight), this, [this] {
-    m_viewport->viewOptions().forceScaleFactor *= 2;
-    m_viewport->update();
-  });
-  view->addAction(tr("Shorter arrows"), QKeySequence(Qt::Key_BracketLeft), this, [this] {
-    m_viewport->viewOptions().forceScaleFactor /= 2;
-    m_viewport->update();
-  });
+  view->addAction(tr("Longer arrows"), QKeySequence(Qt::Key_BracketRight), m_viewport, &ViewportWidget::longerArrows);
+  view->addAction(tr("Shorter arrows"), QKeySequence(Qt::Key_BracketLeft), m_viewport, &ViewportWidget::shorterArrows);
+  // the legend's scale held as it is (saved with the window's settings)
+  QAction* fixScale = view->addAction(tr("Fi&x arrow scale"));
+  fixScale->setObjectName(QStringLiteral("fixArrowScale"));
+  fixScale->setCheckable(true);
+  fixScale->setChecked(m_viewport->fixedArrowScale());
+  connect(fixScale, &QAction::toggled, m_viewport, &ViewportWidget::setFixedArrowScale);
+  view->addSeparator();
+  QAction* plots = m_plotsDock->toggleViewAction();
+  plots->setText(tr("&Plots"));
+  plots->setObjectName(QStringLiteral("viewPlots"));
+  plots->setToolTip(tr("Plot energies, body motion and constraint |D| and |F| against time"));
+  view->addAction(plots);
 
   // Simulation
   QMenu* simMenu = menuBar()->addMenu(tr("&Simulation"));
@@ -228,7 +313,7 @@ void MainWindow::buildActions() {
     m_sim->reset();
     m_playAction->setChecked(false);
   });
-  QMenu* speed = simMenu->addMenu(tr("Sp&eed"));
+  QMenu* speed = simMenu->addMenu(tr("Spee&d"));
   auto* speeds = new QActionGroup(this);
   for (double f : {0.1, 0.25, 0.5, 1.0, 2.0, 4.0}) {
     QAction* a = speed->addAction(QStringLiteral("%1×").arg(f));
@@ -247,7 +332,7 @@ void MainWindow::buildActions() {
     QSettings().setValue(QStringLiteral("history/limitMB"), mb);
     m_sim->setHistoryLimit(std::size_t(mb) << 20);
   });
-  QAction* realTime = simMenu->addAction(tr("Real-time &sync"));
+  QAction* realTime = simMenu->addAction(tr("Real-time s&ync"));
   realTime->setCheckable(true);
   realTime->setChecked(true);
   connect(realTime, &QAction::toggled, this, [this](bool on) { m_sim->setRealTime(on); });
@@ -260,41 +345,54 @@ void MainWindow::buildActions() {
   simBar->addAction(m_playAction);
   simBar->addAction(step);
   simBar->addAction(reset);
-  simBar->addAction(undo);
-  simBar->addAction(redo);
+  // Undo and Redo on the tool bar say only that (the command's name is in the tool tip): the
+  // menu's actions carry it ("Undo Add disable point_to_nail1 at 1 s"), which on the bar would
+  // widen the buttons and move every tool to their right with each edit, under the cursor
+  for (QAction* a : {undo, redo}) {
+    QAction* button = simBar->addAction(a == undo ? tr("Undo") : tr("Redo"), a, &QAction::trigger);
+    button->setObjectName(a == undo ? QStringLiteral("toolBarUndo") : QStringLiteral("toolBarRedo"));
+    auto sync = [a, button] {
+      button->setEnabled(a->isEnabled());
+      button->setToolTip(a->text().remove(QLatin1Char('&')));
+    };
+    connect(a, &QAction::changed, button, sync);
+    sync();
+  }
   QToolBar* bodyBar = addToolBar(tr("Build"));
   bodyBar->setObjectName(QStringLiteral("buildBar"));
-  auto addTool = [&](const QString& text, const Tool& t, QToolBar* bar, const QKeySequence& ks = {}) {
-    QAction* a = toolsMenu->addAction(text);
+  // every tool: its icon, name, shortcut and a tool tip saying what it does and how to use it
+  auto addTool = [&](const Tool& t, QToolBar* bar) {
+    QAction* a = toolsMenu->addAction(QIcon(toolIconPath(t)), toolName(t));
     a->setCheckable(true);
-    a->setData(QVariant::fromValue(int(t.kind) * 100 + int(t.constraint)));
+    a->setData(QVariant::fromValue(int(t.kind) * 100 + core::constraintTypeIndex(t.constraint)));
     a->setObjectName(QStringLiteral("tool:") + toolName(t));
+    const QKeySequence ks = toolShortcut(t);
     if (!ks.isEmpty()) a->setShortcut(ks);
+    a->setToolTip(QStringLiteral("<b>%1</b>%2<br>%3")
+                      .arg(toolName(t).toHtmlEscaped(),
+                           ks.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(ks.toString(QKeySequence::NativeText)),
+                           toolDescription(t).toHtmlEscaped()));
+    a->setStatusTip(toolDescription(t));
     m_tools->addAction(a);
     if (bar) bar->addAction(a);
     connect(a, &QAction::triggered, this, [this, t] { setTool(t); });
     return a;
   };
-  addTool(tr("Select / move"), {ToolKind::Select}, bodyBar, QKeySequence(Qt::Key_S))->setChecked(true);
-  addTool(tr("Rod"), {ToolKind::Rod}, bodyBar, QKeySequence(Qt::Key_R));
-  addTool(tr("Sphere"), {ToolKind::Sphere}, bodyBar);
-  addTool(tr("Torus"), {ToolKind::Torus}, bodyBar);
-  addTool(tr("Box"), {ToolKind::Box}, bodyBar);
-  addTool(tr("Nail"), {ToolKind::Nail}, bodyBar, QKeySequence(Qt::Key_N));
-  addTool(tr("Spring"), {ToolKind::Spring}, bodyBar);
-  addTool(tr("Control point"), {ToolKind::ControlPoint}, bodyBar);
+  addTool({ToolKind::Select}, bodyBar)->setChecked(true);
+  for (ToolKind k : {ToolKind::Rod, ToolKind::Sphere, ToolKind::Torus, ToolKind::Box, ToolKind::Nail, ToolKind::Spring,
+                     ToolKind::ControlPoint})
+    addTool({k}, bodyBar);
   toolsMenu->addSeparator();
   addToolBarBreak();
   QToolBar* conBar = addToolBar(tr("Constraints"));
   conBar->setObjectName(QStringLiteral("constraintBar"));
-  for (const core::ConstraintType* type : core::constraintTypes()) {
-    QAction* a = addTool(QString::fromUtf8(type->label), {ToolKind::Constraint, type->kind}, conBar);
-    a->setToolTip(QString::fromUtf8(type->label) + QStringLiteral("\n") + QString::fromUtf8(type->description));
-    a->setStatusTip(QString::fromUtf8(type->description));
-  }
+  for (const core::ConstraintType* type : core::constraintTypes()) addTool({ToolKind::Constraint, type}, conBar);
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Quick start"), QKeySequence::HelpContents, this, [this] { showQuickStart(this); });
+  help->addAction(tr("&Keyboard shortcuts"), this, [this] { showKeyboardShortcuts(this); });
+  help->addSeparator();
   help->addAction(tr("&About Tether"), this, [this] {
     QMessageBox::about(this, tr("About Tether"),
                        tr("<b>Tether %1</b><p>Physically based modeling with dynamic constraints "
@@ -320,15 +418,23 @@ void MainWindow::setInitialStateFromFrame() {
 void MainWindow::setTool(const Tool& t) {
   m_viewport->tools().setTool(t);
   for (QAction* a : m_tools->actions())
-    if (a->data().toInt() == int(t.kind) * 100 + int(t.constraint)) a->setChecked(true);
-  statusBar()->showMessage(toolHint(t, false), 8000);
+    if (a->data().toInt() == int(t.kind) * 100 + core::constraintTypeIndex(t.constraint)) a->setChecked(true);
+  m_viewport->refreshPrompt();
   m_viewport->update();
 }
 
 void MainWindow::select(const Selection& s) {
+  const QModelIndex i = m_sceneModel->indexOf(s);
+  m_selecting = true;
+  if (i.isValid()) m_selectionModel->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  else m_selectionModel->clear();
+  m_selecting = false;
+  follow(s);
+}
+
+void MainWindow::follow(const Selection& s) {
   m_selection = s;
   m_viewport->setSelection(s);
-  m_outliner->setSelection(s);
   m_inspector->setSelection(s);
 }
 
@@ -384,17 +490,117 @@ void MainWindow::showError(const QString& title, const QString& text) {
   box->open();
 }
 
-bool MainWindow::openFile(const QString& path) {
+bool MainWindow::openFile(const QString& path) { return openScene(path, false); }
+
+bool MainWindow::openExample(const QString& path) { return openScene(path, true); }
+
+bool MainWindow::openScene(const QString& path, bool example) {
   QString error;
-  if (!m_doc.load(path, error)) {
+  // read on a worker thread, with progress and Cancel when it takes over a second (ui/progress.h)
+  std::optional<core::Scene> scene = readSceneWithProgress(this, path, error);
+  if (!scene && error.isEmpty()) {
+    statusBar()->showMessage(tr("Opening %1 cancelled: the open document is unchanged").arg(QFileInfo(path).fileName()), 10000);
+    return false;
+  }
+  if (!scene) {
     showError(tr("Cannot open scene"), tr("%1 was not opened:\n\n%2").arg(QFileInfo(path).fileName(), error));
     return false;
   }
-  addRecent(QFileInfo(path).absoluteFilePath());
+  if (example) {
+    m_doc.adopt(std::move(*scene), QString());
+    m_doc.setUntitledName(tr("%1 (example)").arg(QFileInfo(path).fileName()));
+  } else {
+    m_doc.adopt(std::move(*scene), path);
+    addRecent(QFileInfo(path).absoluteFilePath());
+  }
+  m_viewport->frameWhenShown(m_doc.revision());
   select({});
   m_playAction->setChecked(false);
   showStabilityWarnings();
   return true;
+}
+
+void MainWindow::offerRecovery() {
+  QStringList broken;
+  m_recovery = Autosaver::recoverable(&broken);
+  if (!broken.isEmpty()) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Unreadable recovery file"),
+                                tr("%n recovery file(s) could not be read. They were kept aside, not deleted:", nullptr,
+                                   int(broken.size())),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("brokenRecoveryBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(broken.join(QStringLiteral("\n\n")));
+    box->setModal(false);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
+  }
+  showNextRecovery();
+}
+
+void MainWindow::showNextRecovery() {
+  if (m_recovery.empty()) return;
+  RecoveryFile& r = m_recovery.front();
+  const QString name = r.originalPath.isEmpty() ? tr("Untitled") : QFileInfo(r.originalPath).fileName();
+  auto* box = new QMessageBox(QMessageBox::Question, tr("Recover unsaved work"),
+                              tr("Tether found unsaved work from %1 (%2).")
+                                  .arg(QLocale().toString(r.saved, QLocale::ShortFormat), name),
+                              QMessageBox::NoButton, this);
+  box->setObjectName(QStringLiteral("recoveryBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setInformativeText(
+      (r.originalPath.isEmpty() ? tr("Recover opens it as a new, unsaved document.")
+                                : tr("Recover opens it as a modified document; Save writes %1.").arg(r.originalPath)) +
+      tr("\nDiscard deletes it. Later keeps it and asks again at the next start."));
+  QPushButton* recoverButton = box->addButton(tr("Recover"), QMessageBox::AcceptRole);
+  QPushButton* discardButton = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+  box->addButton(tr("Later"), QMessageBox::RejectRole);
+  recoverButton->setObjectName(QStringLiteral("recover"));
+  discardButton->setObjectName(QStringLiteral("discard"));
+  box->setDefaultButton(recoverButton);
+  connect(box, &QMessageBox::finished, this, [this, box, recoverButton, discardButton] {
+    if (m_recovery.empty()) return;
+    RecoveryFile r = std::move(m_recovery.front());
+    m_recovery.erase(m_recovery.begin());
+    if (box->clickedButton() == recoverButton) {
+      recover(r);
+      // one document at a time: the others stay for the next start
+      for (RecoveryFile& other : m_recovery) Autosaver::release(other);
+      if (!m_recovery.empty())
+        statusBar()->showMessage(tr("%n more recovery file(s) will be offered at the next start", nullptr,
+                                    int(m_recovery.size())), 10000);
+      m_recovery.clear();
+      return;
+    }
+    if (box->clickedButton() == discardButton) Autosaver::remove(r);
+    else Autosaver::release(r);  // Later (or the box closed)
+    showNextRecovery();
+  });
+  box->open();
+}
+
+void MainWindow::recover(RecoveryFile& r) {
+  if (!maybeSave()) {
+    Autosaver::release(r);
+    return;
+  }
+  core::Scene scene;
+  try {
+    scene = Autosaver::readScene(r.file);
+  } catch (const std::exception& e) {
+    Autosaver::release(r);
+    showError(tr("Cannot recover"), tr("%1 could not be read (it is kept):\n\n%2").arg(r.file, QString::fromUtf8(e.what())));
+    return;
+  }
+  m_doc.recover(scene, r.originalPath);
+  select({});
+  m_playAction->setChecked(false);
+  // the work is in this window's own recovery file before the old one goes
+  if (m_autosave->saveNow()) Autosaver::remove(r);
+  else Autosaver::release(r);
+  statusBar()->showMessage(tr("Recovered %1 from %2: save it to keep it")
+                               .arg(m_doc.displayName(), QLocale().toString(r.saved, QLocale::ShortFormat)), 10000);
+  showStabilityWarnings();
 }
 
 void MainWindow::showStabilityWarnings() {
@@ -481,11 +687,33 @@ void MainWindow::deleteSelection() {
   const Selection s = m_selection;
   if (s.kind == Selection::Kind::None || s.kind == Selection::Kind::Settings) return;
   QString error;
-  if (m_doc.edit(tr("Delete %1").arg(QString::fromStdString(s.name)),
-                 [&](core::Scene& sc) { core::removeObject(sc, objectKind(s.kind), s.name); }, 0, &error))
+  if (m_doc.push(RemoveObject::make(m_doc, objectKind(s.kind), s.name), &error))
     select({});
   else
     statusBar()->showMessage(tr("Not deleted: %1").arg(error), 6000);
+}
+
+void MainWindow::analyseConstraints() {
+  // what tether-cli check reports, off the UI thread (a compile and one solve at t = 0: tens of
+  // ms on the bundled examples, seconds for a singular group of a thousand rows); a result for a
+  // revision that is no longer the document's is dropped, the newer one follows
+  const long revision = m_doc.revision();
+  auto* watcher = new QFutureWatcher<std::vector<core::ConstraintIssue>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, revision] {
+    watcher->deleteLater();
+    if (revision != m_doc.revision()) return;
+    const std::vector<core::ConstraintIssue> issues = watcher->result();
+    m_viewport->setConstraintIssues(issues);
+    m_sceneModel->setConstraintIssues(issues);
+    m_issuesRevision = revision;
+  });
+  watcher->setFuture(QtConcurrent::run([scene = m_doc.scene()] {
+    try {
+      return core::constraintIssues(scene);
+    } catch (const std::exception&) {
+      return std::vector<core::ConstraintIssue>{};  // an invalid scene is refused where it is edited
+    }
+  }));
 }
 
 void MainWindow::addRecent(const QString& path) {

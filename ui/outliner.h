@@ -1,32 +1,31 @@
-// The scene outliner: settings, bodies, nails, paths, forces, constraints and events of the
-// document as a tree; selecting an item selects the object.
+// The scene outliner: a tree view of the SceneModel (settings, bodies, nails, paths, forces,
+// constraints and events) sharing the window's selection model, so selecting a row selects the
+// object everywhere. A name is renamed in place (F2 or a double click: an undoable rename);
+// constraints tether-cli check flags (conflicting, redundant) show in red / amber with a warning
+// icon and the reason as tool tip.
 #pragma once
 
-#include <QTreeWidget>
+#include <QTreeView>
 
-#include "ui/document.h"
-#include "ui/selection.h"
+#include "ui/scene_model.h"
 
 namespace tether::ui {
 
-class Outliner : public QTreeWidget {
+class Outliner : public QTreeView {
   Q_OBJECT
  public:
-  Outliner(Document& doc, QWidget* parent = nullptr);
-  void setSelection(const Selection& s);  // highlight without emitting selected()
-  void rebuild();
+  Outliner(SceneModel* model, QItemSelectionModel* selection, QWidget* parent = nullptr);
+  SceneModel* sceneModel() const { return m_model; }
 
  signals:
-  void selected(const Selection& s);
   void deleteRequested();
+  void message(const QString& text);  // a refused rename, with the reason
 
  protected:
   void contextMenuEvent(QContextMenuEvent* e) override;
 
  private:
-  Document& m_doc;
-  Selection m_selection;
-  bool m_updating = false;
+  SceneModel* m_model;
 };
 
 }  // namespace tether::ui

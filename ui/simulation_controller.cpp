@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <numbers>
 #include <utility>
@@ -62,6 +63,12 @@ void SimulationController::drag(int body, const core::Vec3& local, const core::V
   post(Drag{body, local, target});
 }
 void SimulationController::endDrag() { post(EndDrag{}); }
+std::future<SimulationController::Frames> SimulationController::recordedFrames(std::vector<double> times) {
+  auto result = std::make_shared<std::promise<Frames>>();
+  std::future<Frames> f = result->get_future();
+  post(RecordedFrames{std::move(times), std::move(result)});
+  return f;
+}
 
 void SimulationController::run() {
   std::deque<Message> batch;
@@ -112,7 +119,8 @@ void SimulationController::run() {
 void SimulationController::restart() {
   m_sim = std::make_unique<core::Simulation>(m_model);
   m_history.clear();
-  m_history.record(m_sim->state());
+  m_samples.clear();
+  recordFrame();
   m_steps = 0;
   m_debt = 0.0;
   m_message.clear();
@@ -122,7 +130,26 @@ void SimulationController::dropEndedDrag() {
   if (!m_dragging && m_sim && m_sim->state().params.mouse.body >= 0) m_sim->setMouseSpring(core::MouseSpring{});
 }
 
+void SimulationController::recordFrame() {
+  const core::State& s = m_sim->state();
+  m_history.record(s);
+  auto snap = std::make_shared<ControllerSnapshot>();
+  core::fillSnapshot(*m_sim, m_geometry, *snap);
+  if (!m_history.empty() && m_history.end() == s.t) m_samples.push(std::make_shared<const core::FrameSample>(core::frameSample(*snap)));
+  else m_samples.truncateAfter(s.t, true);  // the history refused the frame (a limit below one)
+  // the history dropped its oldest frames to stay within its memory bound
+  if (m_history.empty()) m_samples.clear();
+  else m_samples.dropBefore(m_history.start());
+  m_prepared = std::move(snap);
+}
+
+void SimulationController::truncateHistory(double t, bool strict) {
+  m_history.truncateAfter(t, strict);
+  m_samples.truncateAfter(t, strict);
+}
+
 void SimulationController::showFrame(const core::State& s) {
+  m_prepared.reset();
   m_sim->setState(s);
   m_message.clear();
 }
@@ -169,10 +196,11 @@ bool SimulationController::nextFrame(bool loop) {
     m_playing = false;
     m_playRequested = m_playing;
     if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) m_sim->setState(*s);
+    m_prepared.reset();
     m_message = r.message;
     return false;
   }
-  m_history.record(m_sim->state());
+  recordFrame();
   return true;
 }
 
@@ -186,7 +214,10 @@ void SimulationController::load(Load& l) {
     m_playRequested = m_playing;
     return;
   }
-  const std::optional<double> eventChange = m_sim ? core::firstEventChange(m_scene, l.scene) : std::nullopt;
+  // (a different scene has no "first changed event": comparing a 10 000-link chain's events
+  // with the old scene's took seconds of an open)
+  const std::optional<double> eventChange =
+      m_sim && !l.restart ? core::firstEventChange(m_scene, l.scene) : std::nullopt;
   m_geometry = core::sceneGeometry(l.scene, *model);
   m_frame = core::framePeriod(model->settings.dt);
   if (l.restart || !m_sim) {
@@ -204,20 +235,43 @@ void SimulationController::load(Load& l) {
     core::State from = m_sim->state();
     bool rewind = tc <= now;
     if (rewind) {
-      m_history.truncateAfter(tc, true);
+      truncateHistory(tc, true);
       if (const core::State* s = m_history.atOrBefore(tc, true)) from = *s;
       else from = model->initialState();
     } else {
-      m_history.truncateAfter(tc, true);
+      truncateHistory(tc, true);
     }
     m_model = std::move(model);
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(from));
     dropEndedDrag();
     if (rewind) {
-      if (m_history.empty()) m_history.record(m_sim->state());
-      while (m_sim->state().t < now - 1e-9 * m_frame && !m_quit)
+      if (m_history.empty()) recordFrame();
+      // the UI shows progress (with Cancel) when this takes over a second: publish how far it
+      // got every tenth of a second
+      m_resimulation = {true, m_resimulation.id + 1, m_sim->state().t, now};
+      Clock::time_point published = Clock::now();
+      publish();
+      while (m_sim->state().t < now - 1e-9 * m_frame && !m_quit) {
+        if (m_cancelResimulation == m_resimulation.id) {
+          // stopped by the user: the history ends at this frame, which is shown, paused
+          m_playing = false;
+          m_playRequested = false;
+          m_resimulation.active = false;
+          m_message.clear();
+          char text[160];
+          std::snprintf(text, sizeof text, "re-simulation stopped at t = %.3f s (of %.3f s): the frames after it are not recorded",
+                        m_sim->state().t, now);
+          m_message = text;
+          return;
+        }
         if (!nextFrame(false)) break;
+        if (Clock::now() - published > std::chrono::milliseconds(100)) {
+          publish();
+          published = Clock::now();
+        }
+      }
+      m_resimulation.active = false;
     }
   } else {
     // any other edit: carry on from the current state; what followed is no longer true
@@ -226,14 +280,15 @@ void SimulationController::load(Load& l) {
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(st));
     dropEndedDrag();
-    m_history.truncateAfter(now, true);
-    m_history.record(m_sim->state());
+    truncateHistory(now, true);
+    recordFrame();
   }
   m_message.clear();
 }
 
 bool SimulationController::handle(Message& msg) {
   if (std::holds_alternative<Quit>(msg)) return false;
+  m_prepared.reset();  // any message may change the state or the mouse spring
   if (auto* l = std::get_if<Load>(&msg)) {
     load(*l);
     m_revision = l->revision;
@@ -273,6 +328,8 @@ bool SimulationController::handle(Message& msg) {
     m_lastFrame = Clock::now();
   } else if (auto* h = std::get_if<HistoryLimit>(&msg)) {
     m_history.setLimit(h->bytes);
+    if (m_history.empty()) m_samples.clear();
+    else m_samples.dropBefore(m_history.start());
   } else if (auto* d = std::get_if<Drag>(&msg)) {
     if (d->body >= 0 && size_t(d->body) < m_model->bodies.size() && !m_model->bodies[size_t(d->body)].fixed) {
       // a spring of 2 Hz on the body's own mass, 70 % of critical damping:
@@ -288,18 +345,47 @@ bool SimulationController::handle(Message& msg) {
       m_sim->setMouseSpring(ms);
       m_dragging = true;
       // a drag is an interaction, not a replayable run: what was recorded after now is void
-      m_history.truncateAfter(m_sim->state().t);
+      truncateHistory(m_sim->state().t, false);
     }
   } else if (std::holds_alternative<EndDrag>(msg)) {
     m_dragging = false;
     m_sim->setMouseSpring(core::MouseSpring{});
+  } else if (auto* rf = std::get_if<RecordedFrames>(&msg)) {
+    // each recorded state drawn through the simulation (forces and deviations are evaluated
+    // for the picture), then the shown state put back as it was
+    Frames frames;
+    frames.reserve(rf->times.size());
+    const core::State shown = m_sim->state();
+    try {
+      for (double t : rf->times) {
+        const core::State* f = m_history.nearest(t);
+        if (!f) {
+          frames.push_back(nullptr);
+          continue;
+        }
+        m_sim->setState(*f);
+        auto snap = std::make_shared<core::Snapshot>();
+        core::fillSnapshot(*m_sim, m_geometry, *snap);
+        snap->revision = m_revision;
+        frames.push_back(std::move(snap));
+      }
+      m_sim->setState(shown);
+      rf->result->set_value(std::move(frames));
+    } catch (...) {
+      m_sim->setState(shown);
+      rf->result->set_exception(std::current_exception());
+    }
   }
   return true;
 }
 
 void SimulationController::publish() {
-  auto snap = std::make_shared<ControllerSnapshot>();
-  if (m_sim) core::fillSnapshot(*m_sim, m_geometry, *snap);
+  // the snapshot the last recorded frame filled, if nothing changed since; else fill one now
+  std::shared_ptr<ControllerSnapshot> snap = std::move(m_prepared);
+  if (!snap) {
+    snap = std::make_shared<ControllerSnapshot>();
+    if (m_sim) core::fillSnapshot(*m_sim, m_geometry, *snap);
+  }
   snap->revision = m_revision;
   snap->steps = m_steps;
   snap->stepsPerSecond = m_rate;
@@ -317,6 +403,7 @@ void SimulationController::publish() {
   h.loop = m_loop;
   h.loopStart = m_loopStart;
   h.loopEnd = m_loopEnd;
+  snap->resimulation = m_resimulation;
   std::shared_ptr<const ControllerSnapshot> old;
   {
     std::lock_guard lock(m_snapshotMutex);

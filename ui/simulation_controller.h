@@ -20,6 +20,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -28,6 +29,7 @@
 #include "core/history.h"
 #include "core/live_edit.h"
 #include "core/snapshot.h"
+#include "ui/frame_samples.h"
 
 namespace tether::ui {
 
@@ -40,12 +42,22 @@ struct HistoryInfo {
   double loopStart = 0.0, loopEnd = 0.0;  // s
 };
 
+// A re-simulation after a timeline edit in progress (the solver publishes snapshots while it
+// runs): from the frame it rewound to, up to where the playhead was; the snapshot's t is how far
+// it got. id tells one re-simulation from the next (cancelResimulation takes it).
+struct ResimulationInfo {
+  bool active = false;
+  long id = 0;
+  double from = 0.0, to = 0.0;  // s
+};
+
 struct ControllerSnapshot : core::Snapshot {
   HistoryInfo history;
   // while playing: simulated seconds per wall second over the last half second or so (0: not
   // measured yet), and the speed asked for (in real time; 0 when running as fast as possible)
   double realTimeFactor = 0.0;
   double speed = 1.0;
+  ResimulationInfo resimulation;
 };
 
 class SimulationController {
@@ -74,12 +86,24 @@ class SimulationController {
   // The mouse spring: grab a body point (body index in the current model) toward a target.
   void drag(int body, const core::Vec3& local, const core::Vec3& target);
   void endDrag();
+  // Stop the re-simulation `id` (ResimulationInfo) where it got to: the history ends there, the
+  // frame there is shown, paused. Ignored if that one has finished.
+  void cancelResimulation(long id) { m_cancelResimulation = id; }
+  // Snapshots of the recorded frames nearest each of `times` (null where nothing is recorded),
+  // for export: the solver thread makes them from its history between frames, without changing
+  // the shown frame or the history.
+  using Frames = std::vector<std::shared_ptr<const core::Snapshot>>;
+  std::future<Frames> recordedFrames(std::vector<double> times);
 
   // Whether the simulation plays or is about to: the last play / pause / reset asked for (on
   // the UI thread, before the solver has taken it), or the solver's own stop (a divergence).
   // A mouse press decides by it between pulling a body with a spring and moving its start
   // pose: a snapshot can still say "paused" right after Space.
   bool playRequested() const { return m_playRequested; }
+
+  // One plot sample per recorded frame, cut and dropped with the history (the plot dock reads it
+  // from the GUI thread: see ui/frame_samples.h).
+  const FrameSampleStore& samples() const { return m_samples; }
 
   // The newest snapshot (never null after construction).
   std::shared_ptr<const ControllerSnapshot> snapshot() const {
@@ -103,9 +127,10 @@ class SimulationController {
   struct HistoryLimit { std::size_t bytes; };
   struct Drag { int body; core::Vec3 local, target; };
   struct EndDrag {};
+  struct RecordedFrames { std::vector<double> times; std::shared_ptr<std::promise<Frames>> result; };
   struct Quit {};
   using Message = std::variant<Load, Play, Pause, Step, StepBack, Seek, JumpStart, JumpEnd, Loop, Reset, Speed,
-                               RealTime, HistoryLimit, Drag, EndDrag, Quit>;
+                               RealTime, HistoryLimit, Drag, EndDrag, RecordedFrames, Quit>;
 
   // A recorded state may hold the mouse spring of a drag that has ended since (a frame shown by
   // a seek, the start of a re-simulation): simulating on from it must not replay the drag.
@@ -119,6 +144,10 @@ class SimulationController {
   // loop's end wraps to its start (playing only: a rewind's re-simulation must move forward).
   bool nextFrame(bool loop = true);
   void showFrame(const core::State& s);
+  // Record the current state as a frame, with its plot sample; the snapshot filled for the
+  // sample is kept for publish() (one evaluation serves both) until the state changes again.
+  void recordFrame();
+  void truncateHistory(double t, bool strict);
   void publish();
 
   // shared between threads: the queue (under m_mutex) and the snapshot slot
@@ -127,7 +156,9 @@ class SimulationController {
   std::deque<Message> m_queue;
   mutable std::mutex m_snapshotMutex;
   std::shared_ptr<const ControllerSnapshot> m_snapshot;
+  FrameSampleStore m_samples;  // has its own lock
   std::atomic<bool> m_quit{false};  // set by the destructor: long re-simulations stop early
+  std::atomic<long> m_cancelResimulation{0};  // the id of a re-simulation the user stopped
 
   // owned by the solver thread alone
   core::Scene m_scene;
@@ -135,6 +166,7 @@ class SimulationController {
   std::unique_ptr<core::Simulation> m_sim;
   std::shared_ptr<const core::SceneGeometry> m_geometry;
   core::History m_history;
+  std::shared_ptr<ControllerSnapshot> m_prepared;  // filled at the current state, or null
   double m_frame = 1.0 / 60;       // frame period, s
   long m_revision = 0;
   bool m_playing = false;
@@ -151,6 +183,7 @@ class SimulationController {
   double m_debt = 0.0;             // simulated time owed to real time, s
   std::string m_message;
   std::chrono::steady_clock::time_point m_lastFrame;
+  ResimulationInfo m_resimulation;  // while load() re-simulates
 
   std::thread m_thread;            // last: starts after every member above exists
 };

@@ -16,8 +16,10 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/validate.h"
+#include "ui/commands.h"
 
 namespace tether::ui {
 
@@ -29,15 +31,21 @@ namespace {
 
 constexpr int kRuler = 26;       // px
 constexpr int kLane = 22;        // px
-constexpr int kLabels = 130;     // px
+constexpr int kLabels = 130;     // px, the name column's least width
 constexpr int kMarker = 6;       // half size, px
-constexpr int kDragMerge = 3001;
 
 double niceStep(double secondsPer100px) {
   const double p = std::pow(10.0, std::floor(std::log10(secondsPer100px)));
   for (double m : {1.0, 2.0, 5.0})
     if (m * p >= secondsPer100px) return m * p;
   return 10 * p;
+}
+
+// the next smaller step of the 1-2-5 series: 10 -> 5 -> 2 -> 1 -> 0.5 ...
+double finerStep(double step) {
+  const double p = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+  const double m = std::round(step / p);
+  return m >= 5 ? 2 * p : m >= 2 ? p : 0.5 * p;
 }
 
 QColor actionColor(EventAction a) {
@@ -81,18 +89,32 @@ TimelineView::TimelineView(Document& doc, SimulationController& sim, QWidget* pa
   setMinimumHeight(kRuler + 3 * kLane);
   connect(&m_doc, &Document::changed, this, [this] {
     rebuild();
+    if (m_tip && QToolTip::isVisible()) refreshToolTip();
+    else m_tip.reset();
     update();
   });
   connect(&m_doc, &Document::loaded, this, [this] {
     m_userZoom = false;
+    m_fitEnd = 0.0;  // another scene: its own range
     m_selEvents.clear();
     m_selKeys.clear();
   });
   rebuild();
 }
 
-double TimelineView::timeAt(double x) const { return m_t0 + (x - kLabels) / m_pxPerSecond; }
-double TimelineView::xAt(double t) const { return kLabels + (t - m_t0) * m_pxPerSecond; }
+double TimelineView::timeAt(double x) const { return m_t0 + (x - labelWidth()) / m_pxPerSecond; }
+double TimelineView::xAt(double t) const { return labelWidth() + (t - m_t0) * m_pxPerSecond; }
+
+int TimelineView::labelWidth() const {
+  // wide enough for the longest name, but never more than 40 % of the view (longer names
+  // are elided in the middle, with the whole name in the tooltip)
+  return std::clamp(m_labelWanted, kLabels, std::max(kLabels, width() * 2 / 5));
+}
+
+QString TimelineView::laneLabel(const Lane& l) const {
+  static const char* kinds[] = {"", "body ", "constraint ", "force ", "path "};
+  return QString::fromUtf8(kinds[int(l.kind)]) + QString::fromStdString(l.name);
+}
 int TimelineView::laneY(int lane) const { return kRuler + lane * kLane; }
 double TimelineView::playhead() const { return m_sim.snapshot()->t; }
 
@@ -105,6 +127,22 @@ int TimelineView::laneAt(int y) const {
 double TimelineView::snap(double t) const {
   const double f = m_sim.snapshot()->history.framePeriod;
   return std::max(0.0, std::round(t / f) * f);
+}
+
+double TimelineView::clickedTime(double x) const {
+  // The roundest time within a few pixels of the click: the ruler's ticks and the 1-2-5 steps
+  // between them, down to the frame. A frame is rarely a round time (17 ms at dt = 1 ms):
+  // snapped to frames alone, a right-click on the ruler's "1" would mean 1.003 s, or 1.02 s with
+  // 60 s in view (60 ms a pixel).
+  constexpr double kReach = 3.0;  // px
+  const double t = std::max(0.0, timeAt(x));
+  const double frame = m_sim.snapshot()->history.framePeriod;
+  for (double step = niceStep(100.0 / m_pxPerSecond); step > frame; step = finerStep(step)) {
+    // (to the nanosecond: 3 * 0.1 is 0.30000000000000004, the file would say so)
+    const double r = std::round(std::round(t / step) * step * 1e9) / 1e9;
+    if (std::abs(xAt(r) - x) <= kReach) return r;
+  }
+  return snap(t);
 }
 
 void TimelineView::rebuild() {
@@ -129,6 +167,8 @@ void TimelineView::rebuild() {
     if (p.kind == core::PathKind::Spline) add(Lane::Kind::Path, p.name);
   // selections that no longer exist
   std::erase_if(m_selEvents, [&](int i) { return i >= int(s.events.size()); });
+  m_labelWanted = 0;
+  for (const Lane& l : m_lanes) m_labelWanted = std::max(m_labelWanted, fontMetrics().horizontalAdvance(laneLabel(l)) + 16);
   setMinimumHeight(kRuler + std::max<int>(3, int(m_lanes.size())) * kLane);
   if (!m_userZoom) fit();
 }
@@ -139,8 +179,13 @@ void TimelineView::fit() {
   for (const EventDef& e : s.events) end = std::max(end, e.time + 0.5);
   for (const core::PathDef& p : s.paths)
     if (!p.keyframes.empty()) end = std::max(end, p.keyframes.back().t + 0.5);
+  // the range only grows: deleting the last event or a re-simulation that drops frames does
+  // not rescale the ruler under the user's eyes
+  end = std::max(end, m_fitEnd);
+  m_fitEnd = end;
   m_t0 = -0.02 * end;
-  m_pxPerSecond = std::max(1e-3, (width() - kLabels - 10) / (end - m_t0));
+  // (24 px: room for the last tick's label, "10" was cut to "1")
+  m_pxPerSecond = std::max(1e-3, (width() - labelWidth() - 24) / (end - m_t0));
   update();
 }
 
@@ -196,23 +241,23 @@ QString TimelineView::describe(const Marker& m) const {
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
+  const auto snap = m_sim.snapshot();
+  follow(snap->t);  // what is drawn has the playhead in it, whenever the solver moved it
   QPainter p(this);
   p.fillRect(rect(), palette().base());
-  const auto snap = m_sim.snapshot();
   const HistoryInfo& h = snap->history;
   // lanes
   for (size_t l = 0; l < m_lanes.size(); ++l) {
     const QRect r(0, laneY(int(l)), width(), kLane);
     p.fillRect(r, l % 2 ? palette().alternateBase() : palette().base());
-    static const char* kinds[] = {"", "body ", "constraint ", "force ", "path "};
     p.setPen(palette().text().color());
-    p.drawText(QRect(6, r.top(), kLabels - 10, kLane), Qt::AlignVCenter | Qt::AlignLeft,
-               QString::fromUtf8(kinds[int(m_lanes[l].kind)]) + QString::fromStdString(m_lanes[l].name));
+    p.drawText(QRect(6, r.top(), labelWidth() - 10, kLane), Qt::AlignVCenter | Qt::AlignLeft,
+               fontMetrics().elidedText(laneLabel(m_lanes[l]), Qt::ElideMiddle, labelWidth() - 10));
   }
   if (m_lanes.empty()) {
     p.setPen(palette().placeholderText().color());
-    p.drawText(QRect(kLabels, kRuler, width() - kLabels, 2 * kLane), Qt::AlignCenter,
-               tr("No events yet: right-click to add one at the playhead"));
+    p.drawText(QRect(labelWidth(), kRuler, width() - labelWidth(), 2 * kLane), Qt::AlignCenter,
+               tr("No events yet: right-click where (and when) one should happen"));
   }
   // ruler: the recorded range, the loop, ticks
   p.fillRect(QRect(0, 0, width(), kRuler), palette().window());
@@ -222,7 +267,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.fillRect(QRectF(xAt(h.loopStart), 0, xAt(h.loopEnd) - xAt(h.loopStart), height()), QColor(40, 180, 60, 30));
   const double step = niceStep(100.0 / m_pxPerSecond);
   p.setPen(palette().text().color());
-  for (double t = std::ceil(timeAt(kLabels) / step) * step; t <= timeAt(width()); t += step) {
+  for (double t = std::ceil(timeAt(labelWidth()) / step) * step; t <= timeAt(width()); t += step) {
     const double x = xAt(t);
     p.drawLine(QPointF(x, kRuler - 8), QPointF(x, kRuler - 1));
     p.drawText(QPointF(x + 2, 12), QString::number(t, 'g', 4));
@@ -231,10 +276,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setPen(palette().text().color());
   }
   p.drawLine(0, kRuler - 1, width(), kRuler - 1);
-  p.drawLine(kLabels - 1, 0, kLabels - 1, height());
+  p.drawLine(labelWidth() - 1, 0, labelWidth() - 1, height());
   // markers
   p.setRenderHint(QPainter::Antialiasing);
-  p.setClipRect(QRect(kLabels, 0, width() - kLabels, height()));
+  p.setClipRect(QRect(labelWidth(), 0, width() - labelWidth(), height()));
   const Scene& s = m_doc.scene();
   for (const Marker& m : markers()) {
     const QPointF c(xAt(m.t), laneY(m.lane) + kLane / 2.0);
@@ -257,7 +302,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
   setFocus();
   m_doc.closeMerge();
   if (e->button() != Qt::LeftButton) return;
-  if (e->position().y() < kRuler && e->position().x() >= kLabels) {
+  if (e->position().y() < kRuler && e->position().x() >= labelWidth()) {
     m_drag = Drag::Scrub;
     m_sim.seek(timeAt(e->position().x()));
     return;
@@ -303,15 +348,21 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     double dt = snap(timeAt(e->position().x())) - snap(m_dragFrom);
     for (const auto& [i, t] : m_dragEvents) dt = std::max(dt, -t);
     for (const auto& [p, k, t] : m_dragKeys) dt = std::max(dt, -t);
+    std::vector<std::pair<int, EventDef>> events;
+    for (const auto& [i, t] : m_dragEvents) {
+      EventDef e = m_doc.scene().events[size_t(i)];
+      e.time = std::max(0.0, snap(t + dt));
+      events.emplace_back(i, e);
+    }
+    std::map<std::string, std::vector<std::pair<int, double>>> times;  // path -> (keyframe, time)
+    for (const auto& [path, k, t] : m_dragKeys) times[path].emplace_back(k, t + dt);
+    std::vector<std::pair<std::string, std::function<void(core::PathDef&)>>> paths;
+    for (const auto& [path, keys] : times)
+      paths.emplace_back(path, [keys](core::PathDef& p) {
+        for (const auto& [k, t] : keys) p.keyframes[size_t(k)].t = t;
+      });
     QString error;
-    const auto events = m_dragEvents;
-    const auto keys = m_dragKeys;
-    if (!m_doc.edit(tr("Move events"), [&](Scene& s) {
-          for (const auto& [i, t] : events) s.events[size_t(i)].time = std::max(0.0, snap(t + dt));
-          for (const auto& [path, k, t] : keys)
-            for (core::PathDef& p : s.paths)
-              if (p.name == path) p.keyframes[size_t(k)].t = t + dt;
-        }, kDragMerge, &error))
+    if (!m_doc.push(std::make_unique<EditEvents>(m_doc, tr("Move events"), events, paths, true), &error))
       emit message(tr("Not moved: %1").arg(error));
   }
 }
@@ -329,7 +380,7 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
     // zoom about the cursor
     const double t = timeAt(x);
     m_pxPerSecond = std::clamp(m_pxPerSecond * std::pow(1.2, e->angleDelta().y() / 120.0), 1e-2, 1e6);
-    m_t0 = t - (x - kLabels) / m_pxPerSecond;
+    m_t0 = t - (x - labelWidth()) / m_pxPerSecond;
   }
   m_userZoom = true;
   update();
@@ -345,24 +396,63 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
 bool TimelineView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* he = static_cast<QHelpEvent*>(e);
-    if (const std::optional<Marker> m = markerAt(he->pos())) QToolTip::showText(he->globalPos(), describe(*m), this);
-    else QToolTip::hideText();
+    m_tip = he->pos();
+    refreshToolTip();
     return true;
   }
   return QWidget::event(e);
 }
 
+void TimelineView::refreshToolTip() {
+  if (!m_tip) return;
+  const QPoint at = *m_tip;
+  if (const std::optional<Marker> m = markerAt(at)) {
+    // the rect: moving off the marker hides its tooltip
+    const QPoint c(int(std::lround(xAt(m->t))), laneY(m->lane) + kLane / 2);
+    QToolTip::showText(mapToGlobal(at), describe(*m), this, QRect(c - QPoint(kMarker + 3, kMarker + 3), QSize(2 * kMarker + 7, 2 * kMarker + 7)));
+    return;
+  }
+  const int lane = laneAt(at.y());
+  if (lane >= 0 && at.x() < labelWidth()) {  // the name column: the whole name, however long
+    QToolTip::showText(mapToGlobal(at), laneLabel(m_lanes[size_t(lane)]), this, QRect(0, laneY(lane), labelWidth(), kLane));
+    return;
+  }
+  // nothing there (any more): a removed event's tooltip must not stay
+  m_tip.reset();
+  QToolTip::hideText();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  if (!m_userZoom) fit();  // the same range over the new width
+}
+
+void TimelineView::followPlayhead() { follow(playhead()); }
+
+void TimelineView::follow(double t) {
+  if (t == m_followed) return;
+  m_followed = t;
+  if (m_drag == Drag::Scrub) return;  // under the mouse already
+  const double left = timeAt(labelWidth()), right = timeAt(width() - 4);
+  if (t >= left && t <= right) return;
+  // page: the playhead carries on from near the left edge, the scale stays
+  const double span = right - left;
+  m_t0 = t < span ? -0.02 * span : t - 0.05 * span;
+  m_userZoom = true;  // a paged view is no longer the fitted one (Fit brings that back)
+  update();
+}
+
 bool TimelineView::addEvent(EventAction action, const std::string& target, const std::string& param,
-                            const std::vector<double>& value) {
+                            const std::vector<double>& value, std::optional<double> at) {
   EventDef e;
-  e.time = snap(playhead());
+  e.time = at ? std::max(0.0, *at) : snap(playhead());
   e.action = action;
   e.target = target;
   e.param = param;
   e.value = value;
   QString error;
   const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(action)), QString::fromStdString(target)).arg(e.time);
-  if (!m_doc.edit(what, [&](Scene& s) { s.events.push_back(e); }, 0, &error)) {
+  if (!m_doc.push(std::make_unique<AddEvents>(m_doc, what, std::vector<EventDef>{e}), &error)) {
     emit message(tr("Not added: %1").arg(error));
     return false;
   }
@@ -371,17 +461,16 @@ bool TimelineView::addEvent(EventAction action, const std::string& target, const
   return true;
 }
 
-bool TimelineView::addKeyframe(const std::string& path) {
+bool TimelineView::addKeyframe(const std::string& path, std::optional<double> when) {
   const Scene& s = m_doc.scene();
-  const double t = snap(playhead());
+  const double t = when ? std::max(0.0, *when) : snap(playhead());
   // the new keyframe sits where the path is now, so the motion does not jump
   core::Vec3 at = core::Vec3::Zero();
   for (size_t i = 0; i < s.paths.size(); ++i)
     if (s.paths[i].name == path) at = core::Path(s.paths[i]).sample(t).x;
   QString error;
-  const bool ok = m_doc.edit(tr("Add keyframe"), [&](Scene& sc) {
+  const auto addKey = [&](Scene& sc) {
     for (core::PathDef& p : sc.paths) {
-      if (p.name != path) continue;
       if (p.kind != core::PathKind::Spline) {  // a line or circle becomes a spline through its trace
         p.keyframes = {{0.0, core::Path(p).sample(0.0).x}};
         p.kind = core::PathKind::Spline;
@@ -390,25 +479,18 @@ bool TimelineView::addKeyframe(const std::string& path) {
       if (it != p.keyframes.end() && std::abs(it->t - t) < 1e-12) it->position = at;
       else p.keyframes.insert(it, {t, at});
     }
-  }, 0, &error);
+  };
+  const bool ok = m_doc.push(EditProperty::make(m_doc, {false, core::ObjectKind::Path, path}, tr("Keyframes"), addKey,
+                                                false, tr("Add keyframe to %1").arg(QString::fromStdString(path))),
+                             &error);
   if (!ok) emit message(tr("Not added: %1").arg(error));
   return ok;
 }
 
 void TimelineView::deleteSelection() {
   if (m_selEvents.empty() && m_selKeys.empty()) return;
-  const auto events = m_selEvents;
-  const auto keys = m_selKeys;
   QString error;
-  if (m_doc.edit(tr("Delete events"), [&](Scene& s) {
-        std::vector<EventDef> kept;
-        for (size_t i = 0; i < s.events.size(); ++i)
-          if (!events.count(int(i))) kept.push_back(s.events[i]);
-        s.events = std::move(kept);
-        for (core::PathDef& p : s.paths)
-          for (int k = int(p.keyframes.size()) - 1; k >= 0; --k)
-            if (keys.count({p.name, k})) p.keyframes.erase(p.keyframes.begin() + k);
-      }, 0, &error)) {
+  if (m_doc.push(std::make_unique<RemoveEvents>(m_doc, tr("Delete events"), m_selEvents, m_selKeys), &error)) {
     m_selEvents.clear();
     m_selKeys.clear();
   } else {
@@ -427,18 +509,14 @@ void TimelineView::copySelection() {
   emit message(tr("Copied %1 events").arg(m_clipboard.size()));
 }
 
-void TimelineView::paste() {
+void TimelineView::paste(std::optional<double> when) {
   if (m_clipboard.empty()) return;
-  const double at = snap(playhead());
-  const auto clip = m_clipboard;
+  const double at = when ? std::max(0.0, *when) : snap(playhead());
   const size_t before = m_doc.scene().events.size();
   QString error;
-  if (m_doc.edit(tr("Paste events"), [&](Scene& s) {
-        for (EventDef e : clip) {
-          e.time += at;
-          s.events.push_back(e);
-        }
-      }, 0, &error)) {
+  std::vector<EventDef> pasted = m_clipboard;
+  for (EventDef& e : pasted) e.time += at;
+  if (m_doc.push(std::make_unique<AddEvents>(m_doc, tr("Paste events"), std::move(pasted)), &error)) {
     m_selEvents.clear();
     for (size_t i = before; i < m_doc.scene().events.size(); ++i) m_selEvents.insert(int(i));
   } else {
@@ -448,16 +526,17 @@ void TimelineView::paste() {
 
 QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
   auto* menu = new QMenu(this);
-  const double t = snap(playhead());
+  // the clicked time (in the name column, which has none: the playhead's)
+  const double t = pos.x() >= labelWidth() ? clickedTime(pos.x()) : snap(playhead());
   const Scene& s = m_doc.scene();
   // what a target can have: enable/disable (constraints, forces, gravity), create/remove
   // (bodies), set (its settable parameters)
   auto addActions = [&](QMenu* m, Lane::Kind kind, const std::string& name) {
     auto act = [&](const QString& text, EventAction a) {
-      m->addAction(text, this, [this, a, name] { addEvent(a, name); });
+      m->addAction(text, this, [this, a, name, t] { addEvent(a, name, {}, {}, t); });
     };
     if (kind == Lane::Kind::Path)
-      m->addAction(tr("Add keyframe at %1 s").arg(t), this, [this, name] { addKeyframe(name); });
+      m->addAction(tr("Add keyframe at %1 s").arg(t), this, [this, name, t] { addKeyframe(name, t); });
     if (kind == Lane::Kind::Body) {
       act(tr("Create at %1 s").arg(t), EventAction::Create);
       act(tr("Remove at %1 s").arg(t), EventAction::Remove);
@@ -477,7 +556,7 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
     for (const core::ParamSpec& ps : params) {
       const std::string param = ps.name;
       const int size = ps.size;
-      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size] {
+      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, t] {
         bool ok = false;
         const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)),
                                                    size == 3 ? tr("%1 (x y z):").arg(QString::fromStdString(param))
@@ -493,7 +572,7 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
             return;
           }
         }
-        addEvent(EventAction::Set, name, param, v);
+        addEvent(EventAction::Set, name, param, v, t);
       });
     }
   };
@@ -502,29 +581,27 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
     addActions(menu, m_lanes[size_t(lane)].kind, m_lanes[size_t(lane)].name);
     menu->addSeparator();
   }
-  // any object, lane or not
-  QMenu* any = menu->addMenu(tr("Add event for"));
-  QMenu* g = any->addMenu(tr("gravity"));
-  addActions(g, Lane::Kind::Gravity, "gravity");
+  // any object, lane or not: one submenu per object under a heading per kind, so every event
+  // is two levels from the click (it was four: Add event for > Constraints > name > action)
+  menu->addSection(tr("Add at %1 s").arg(t));
+  addActions(menu->addMenu(tr("gravity")), Lane::Kind::Gravity, "gravity");
   auto group = [&](const QString& title, Lane::Kind kind, const auto& list) {
     if (list.empty()) return;
-    QMenu* sub = any->addMenu(title);
-    for (const auto& x : list) addActions(sub->addMenu(QString::fromStdString(x.name)), kind, x.name);
+    menu->addSection(title);
+    for (const auto& x : list) addActions(menu->addMenu(QString::fromStdString(x.name)), kind, x.name);
   };
   group(tr("Bodies"), Lane::Kind::Body, s.bodies);
   group(tr("Constraints"), Lane::Kind::Constraint, s.constraints);
   group(tr("Forces"), Lane::Kind::Force, s.forces);
-  if (!s.paths.empty()) {
-    QMenu* sub = any->addMenu(tr("Paths"));
-    for (const core::PathDef& p : s.paths) addActions(sub->addMenu(QString::fromStdString(p.name)), Lane::Kind::Path, p.name);
-  }
+  group(tr("Paths"), Lane::Kind::Path, s.paths);
   menu->addSeparator();
   QAction* del = menu->addAction(tr("Delete selected"), this, &TimelineView::deleteSelection);
   del->setEnabled(!m_selEvents.empty() || !m_selKeys.empty());
   menu->addAction(tr("Copy selected"), this, &TimelineView::copySelection)->setEnabled(!m_selEvents.empty());
-  menu->addAction(tr("Paste at playhead"), this, &TimelineView::paste)->setEnabled(!m_clipboard.empty());
+  menu->addAction(tr("Paste at %1 s").arg(t), this, [this, t] { paste(t); })->setEnabled(!m_clipboard.empty());
   menu->addAction(tr("Fit"), this, [this] {
     m_userZoom = false;
+    m_fitEnd = 0.0;  // asked for: fit to what there is now
     fit();
   });
   return menu;
@@ -587,6 +664,7 @@ void TimelineDock::refresh() {
                       .arg(h.frames)
                       .arg(double(h.bytes) / (1 << 20), 0, 'f', 1)
                       .arg(double(h.limit) / (1 << 20), 0, 'f', 0));
+  m_view->followPlayhead();
   m_view->update();
 }
 

@@ -2,8 +2,9 @@
 // that has events (bodies, constraints, forces, gravity) and one per keyframed path; events as
 // markers with an icon per kind and a tooltip. Click or drag in the ruler to scrub; click markers
 // to select (Ctrl adds), drag them along time (snapping to frames), Delete, Ctrl+C / Ctrl+V
-// (paste at the playhead); the context menu adds events and keyframes at the playhead. Every
-// edit is an undoable document edit; the transport bar plays, steps, jumps and loops.
+// (paste at the playhead); the context menu adds events and keyframes at the clicked time (a
+// round time near it). Every edit is an undoable document edit; the transport bar plays, steps,
+// jumps and loops.
 #pragma once
 
 #include <QWidget>
@@ -37,18 +38,25 @@ class TimelineView : public QWidget {
   double xAt(double t) const;
   int laneY(int lane) const;  // top of a lane, pixels
   double playhead() const;    // the shown frame's time, s
-  // The context menu for a point of the view (what right-click shows).
+  // The context menu for a point of the view (what right-click shows): events and keyframes
+  // at the clicked time (the playhead's in the name column), at most two menu levels deep.
   QMenu* buildContextMenu(const QPoint& pos);
+  int labelWidth() const;   // the lane-name column, px: sized to the longest name (capped)
+  // Keep the playhead in view: once it leaves the visible range (playing past the right
+  // edge, a jump, a loop) the view pages to it, as Blender's timeline does.
+  void followPlayhead();
   const std::set<int>& selectedEvents() const { return m_selEvents; }
 
-  // Actions the menu, the keys and the inspector use. Return false (and say why) if refused.
+  // Actions the menu, the keys and the inspector use, at time `at` (the menu's: the clicked
+  // time, rounded as clickedTime says; none: the playhead's frame). Return false (and say why)
+  // if refused.
   bool addEvent(core::EventAction action, const std::string& target, const std::string& param = {},
-                const std::vector<double>& value = {});
-  bool addKeyframe(const std::string& path);
+                const std::vector<double>& value = {}, std::optional<double> at = {});
+  bool addKeyframe(const std::string& path, std::optional<double> at = {});
   void deleteSelection();
   void copySelection();
-  void paste();
-  void fit();  // show the whole timeline
+  void paste(std::optional<double> at = {});
+  void fit();  // show the whole timeline (its range only grows until Fit or another scene)
 
  signals:
   void message(const QString& text);
@@ -62,6 +70,7 @@ class TimelineView : public QWidget {
   void keyPressEvent(QKeyEvent* e) override;
   void contextMenuEvent(QContextMenuEvent* e) override;
   bool event(QEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   struct Marker {
@@ -76,13 +85,21 @@ class TimelineView : public QWidget {
   std::optional<Marker> markerAt(const QPoint& p) const;
   int laneAt(int y) const;
   double snap(double t) const;
+  double clickedTime(double x) const;  // what a click at x means: a round time near it, or the frame
   QString describe(const Marker& m) const;
+  QString laneLabel(const Lane& l) const;
+  void follow(double t);  // page so that t is in view
+  void refreshToolTip();  // after an edit: the shown tooltip's marker may be gone or moved
 
   Document& m_doc;
   SimulationController& m_sim;
   std::vector<Lane> m_lanes;
   double m_t0 = -0.2, m_pxPerSecond = 100.0;
   bool m_userZoom = false;
+  double m_fitEnd = 0.0;        // the fitted range's end: it only grows (no jumps after edits)
+  int m_labelWanted = 0;        // the longest lane label, px
+  double m_followed = -1.0;     // the playhead time followPlayhead() last saw
+  std::optional<QPoint> m_tip;  // where the shown tooltip was asked for
   std::set<int> m_selEvents;
   std::set<std::pair<std::string, int>> m_selKeys;
   std::vector<core::EventDef> m_clipboard;  // times relative to the first

@@ -15,8 +15,10 @@ using core::Vec3;
 
 namespace {
 
-constexpr int kMoveMerge = 1001;    // consecutive moves of one drag merge into one command
-constexpr double kPickRadius = 9;   // pixels
+constexpr double kPickRadius = 9;   // pixels: points and nails
+// pixels: bodies are picked by the exact ray or, failing that, within this distance on screen, so
+// a rod drawn 5 px wide (the Rod tool's default at a usual zoom) can be grabbed while it swings
+constexpr double kBodyPickRadius = 6;
 
 }  // namespace
 
@@ -32,7 +34,70 @@ QString toolName(const Tool& t) {
     case ToolKind::ControlPoint: return QStringLiteral("Control point");
     case ToolKind::Constraint: break;
   }
-  return QString::fromUtf8(core::constraintType(t.constraint).label);
+  return QString::fromUtf8((*t.constraint).label);
+}
+
+QString toolDescription(const Tool& t) {
+  switch (t.kind) {
+    case ToolKind::Select:
+      return QStringLiteral("Select a body, nail, constraint arrow or spring by clicking it; drag a body or nail to "
+                            "move its start pose. While the model plays, dragging a body pulls it with a spring.");
+    case ToolKind::Rod:
+      return QStringLiteral("Make a rod: press on the work plane where one end goes and drag to the other end. "
+                            "A click makes a 1 m rod across the screen. Its ends are control points end1 and end2.");
+    case ToolKind::Sphere:
+      return QStringLiteral("Make a sphere: click on the work plane where its centre goes. Control points: its centre "
+                            "and the six poles (top, bottom, ...).");
+    case ToolKind::Torus:
+      return QStringLiteral("Make a torus (a ring): click on the work plane where its centre goes.");
+    case ToolKind::Box:
+      return QStringLiteral("Make a box: click on the work plane where its centre goes. Its corners and face centres "
+                            "are control points.");
+    case ToolKind::Nail:
+      return QStringLiteral("Put a nail, a fixed point in space, where you click on the work plane. Constraints hold "
+                            "bodies' points to nails.");
+    case ToolKind::Spring:
+      return QStringLiteral("Join two points with a spring: click a control point of a body, then a second control "
+                            "point, a nail, or empty space (a nail is made there).");
+    case ToolKind::ControlPoint:
+      return QStringLiteral("Add a control point to a body: click its surface where the point goes. Constraints and "
+                            "springs attach to control points.");
+    case ToolKind::Constraint: break;
+  }
+  return QString::fromUtf8((*t.constraint).description);
+}
+
+QString toolIconPath(const Tool& t) {
+  switch (t.kind) {
+    case ToolKind::Select: return QStringLiteral(":/icons/tools/select.svg");
+    case ToolKind::Rod: return QStringLiteral(":/icons/tools/rod.svg");
+    case ToolKind::Sphere: return QStringLiteral(":/icons/tools/sphere.svg");
+    case ToolKind::Torus: return QStringLiteral(":/icons/tools/torus.svg");
+    case ToolKind::Box: return QStringLiteral(":/icons/tools/box.svg");
+    case ToolKind::Nail: return QStringLiteral(":/icons/tools/nail.svg");
+    case ToolKind::Spring: return QStringLiteral(":/icons/tools/spring.svg");
+    case ToolKind::ControlPoint: return QStringLiteral(":/icons/tools/control_point.svg");
+    case ToolKind::Constraint: break;
+  }
+  return QStringLiteral(":/icons/constraints/%1.svg").arg(QString::fromUtf8((*t.constraint).id));
+}
+
+QKeySequence toolShortcut(const Tool& t) {
+  switch (t.kind) {
+    case ToolKind::Select: return QKeySequence(Qt::Key_S);
+    case ToolKind::Rod: return QKeySequence(Qt::Key_R);
+    case ToolKind::Sphere: return QKeySequence(Qt::Key_O);
+    case ToolKind::Torus: return QKeySequence(Qt::Key_T);
+    case ToolKind::Box: return QKeySequence(Qt::Key_B);
+    case ToolKind::Nail: return QKeySequence(Qt::Key_N);
+    case ToolKind::Spring: return QKeySequence(Qt::Key_P);
+    case ToolKind::ControlPoint: return QKeySequence(Qt::Key_C);
+    case ToolKind::Constraint: break;
+  }
+  const auto& types = core::constraintTypes();
+  for (size_t i = 0; i < types.size() && i < 10; ++i)
+    if (types[i] == t.constraint) return QKeySequence(Qt::CTRL | (i == 9 ? Qt::Key_0 : Qt::Key(Qt::Key_1 + int(i))));
+  return {};
 }
 
 QString toolHint(const Tool& t, bool first) {
@@ -50,7 +115,7 @@ QString toolHint(const Tool& t, bool first) {
     case ToolKind::Constraint: break;
   }
   if (t.kind == ToolKind::Constraint) {
-    const core::ConstraintType& type = core::constraintType(t.constraint);
+    const core::ConstraintType& type = (*t.constraint);
     return QString::fromUtf8(first ? type.secondPrompt : type.firstPrompt);
   }
   if (!first) return QStringLiteral("Click a control point of a body.");
@@ -80,26 +145,32 @@ bool ToolController::workPlane(double px, double py, Vec3& out) const {
   return m_camera.hitWorkPlane(m_camera.ray(px, py), out);
 }
 
-ToolController::Target ToolController::targetAt(const core::Snapshot& snap, double px, double py) const {
+ToolController::Target ToolController::targetAt(const core::Snapshot& snap, double px, double py,
+                                                bool secondClick) const {
   Target t;
   if (!snap.geometry) return t;
-  if (const render::Hit h = render::pickControlPoint(snap, m_camera, px, py, kPickRadius)) {
-    const core::BodyGeometry& b = snap.geometry->bodies[size_t(h.index)];
+  const render::Hit point = render::pickControlPoint(snap, m_camera, px, py, kPickRadius);
+  const render::Hit nail = render::pickNail(snap, m_camera, px, py, kPickRadius);
+  // within a pixel and a half on screen the two are at one spot, as far as a click can tell
+  const bool nailWins = nail && (!point || (secondClick && nail.distance <= point.distance + 1.5) ||
+                                 nail.distance < point.distance - 1.5);
+  if (point && !nailWins) {
+    const core::BodyGeometry& b = snap.geometry->bodies[size_t(point.index)];
     t.kind = Target::Kind::Point;
     t.ref.kind = PointRef::Kind::BodyPoint;
     t.ref.body = b.name;
-    t.ref.point = b.points[size_t(h.point)].name;
-    t.position = h.position;
-    t.body = h.index;
-    t.point = h.point;
-    t.local = b.points[size_t(h.point)].local;
+    t.ref.point = b.points[size_t(point.point)].name;
+    t.position = point.position;
+    t.body = point.index;
+    t.point = point.point;
+    t.local = b.points[size_t(point.point)].local;
     return t;
   }
-  if (const render::Hit h = render::pickNail(snap, m_camera, px, py, kPickRadius)) {
+  if (nail) {
     t.kind = Target::Kind::Nail;
     t.ref.kind = PointRef::Kind::Nail;
-    t.ref.target = snap.geometry->nails[size_t(h.index)].name;
-    t.position = h.position;
+    t.ref.target = snap.geometry->nails[size_t(nail.index)].name;
+    t.position = nail.position;
     return t;
   }
   if (const render::Hit h = render::pickPathPoint(snap, m_camera, px, py, kPickRadius)) {
@@ -113,9 +184,11 @@ ToolController::Target ToolController::targetAt(const core::Snapshot& snap, doub
   return t;
 }
 
-void ToolController::edit(const QString& text, const std::function<void(Scene&)>& change, int mergeId) {
+bool ToolController::push(std::unique_ptr<SceneCommand> command) {
   QString error;
-  if (!m_doc.edit(text, change, mergeId, &error) && onMessage) onMessage(QStringLiteral("Not done: ") + error);
+  if (m_doc.push(std::move(command), &error)) return true;
+  if (onMessage) onMessage(QStringLiteral("Not done: ") + error);
+  return false;
 }
 
 void ToolController::press(const core::Snapshot& snap, double px, double py) {
@@ -147,8 +220,7 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
         m_dragPlaneNormal = -m_camera.forward();
         return;
       }
-      const render::Ray ray = m_camera.ray(px, py);
-      const render::Hit h = render::pickBody(snap, ray);
+      const render::Hit h = render::pickBodyNear(snap, m_camera, px, py, kBodyPickRadius);
       if (!h) {
         if (onSelect) onSelect({});
         return;
@@ -181,7 +253,7 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
     case ToolKind::Nail: placeBody(snap, px, py); return;
     case ToolKind::ControlPoint: {
       if (!snap.geometry) return;
-      const render::Hit h = render::pickBody(snap, m_camera.ray(px, py));
+      const render::Hit h = render::pickBodyNear(snap, m_camera, px, py, kBodyPickRadius);
       if (!h) {
         if (onMessage) onMessage(QStringLiteral("Click on a body's surface."));
         return;
@@ -190,23 +262,22 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
       const std::string body = snap.geometry->bodies[size_t(h.index)].name;
       const Vec3 local = pose.q.conjugate() * (h.position - pose.x);
       const std::string name = m_doc.uniqueName("p");
-      edit(QStringLiteral("Add control point"), [&](Scene& s) {
-        for (core::BodyDef& b : s.bodies)
-          if (b.name == body) b.points.push_back({name, local});
-      });
+      push(EditProperty::make(m_doc, {false, core::ObjectKind::Body, body}, QStringLiteral("Control points"),
+                              [&](Scene& s) { s.bodies.front().points.push_back({name, local}); }, false,
+                              QStringLiteral("Add control point to %1").arg(QString::fromStdString(body))));
       return;
     }
     case ToolKind::Constraint:
     case ToolKind::Spring: {
-      const Target t = targetAt(snap, px, py);
+      const Target t = targetAt(snap, px, py, m_first.has_value());
       if (!m_first) {
         if (t.kind != Target::Kind::Point) {
           if (onMessage) onMessage(QStringLiteral("Click a control point of a body first."));
           return;
         }
         if (m_tool.kind == ToolKind::Constraint &&
-            !core::acceptsFirstClick(core::constraintType(m_tool.constraint), toClick(snap, t))) {
-          if (onMessage) onMessage(QString::fromUtf8(core::constraintType(m_tool.constraint).firstPrompt));
+            !core::acceptsFirstClick((*m_tool.constraint), toClick(snap, t))) {
+          if (onMessage) onMessage(QString::fromUtf8((*m_tool.constraint).firstPrompt));
           return;
         }
         m_first = t;
@@ -223,6 +294,7 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
 void ToolController::move(const core::Snapshot& snap, double px, double py, bool down) {
   m_hover = Target{};
   m_hoverBody = m_hoverNail = -1;
+  m_hoverName.clear();
   if (m_rodDrag) {
     workPlane(px, py, m_rodTo);
     return;
@@ -236,31 +308,20 @@ void ToolController::move(const core::Snapshot& snap, double px, double py, bool
       m_sim.drag(m_dragBody, m_dragLocal, p);
     } else if (m_drag == Drag::Body) {
       // the body starts where it is drawn, moved by the drag
-      const std::string name = m_dragName;
-      const Vec3 to = m_dragOrigin + delta;
-      const Quat q = m_dragOrientation;
-      edit(QStringLiteral("Move %1").arg(QString::fromStdString(name)), [&](Scene& s) {
-        for (core::BodyDef& b : s.bodies)
-          if (b.name == name) {
-            b.position = to;
-            b.orientation = q;
-          }
-      }, kMoveMerge);
+      push(MoveBody::make(m_doc, m_dragName, m_dragOrigin + delta, m_dragOrientation));
     } else if (m_drag == Drag::Keyframe) {
-      const std::string name = m_dragName;
-      const int k = m_dragKeyframe;
+      const size_t k = size_t(m_dragKeyframe);
       const Vec3 to = m_dragOrigin + delta;
-      edit(QStringLiteral("Move keyframe"), [&](Scene& s) {
-        for (core::PathDef& p : s.paths)
-          if (p.name == name && k < int(p.keyframes.size())) p.keyframes[size_t(k)].position = to;
-      }, kMoveMerge);
+      push(EditProperty::make(m_doc, {false, core::ObjectKind::Path, m_dragName}, QStringLiteral("Keyframe %1").arg(k),
+                              [&](Scene& s) {
+                                core::PathDef& p = s.paths.front();
+                                if (k < p.keyframes.size()) p.keyframes[k].position = to;
+                              }, true, QStringLiteral("Move keyframe")));
     } else if (m_drag == Drag::Nail) {
-      const std::string name = m_dragName;
       const Vec3 to = m_dragOrigin + delta;
-      edit(QStringLiteral("Move %1").arg(QString::fromStdString(name)), [&](Scene& s) {
-        for (core::NailDef& n : s.nails)
-          if (n.name == name) n.position = to;
-      }, kMoveMerge);
+      push(EditProperty::make(m_doc, {false, core::ObjectKind::Nail, m_dragName}, QStringLiteral("Position"),
+                              [&](Scene& s) { s.nails.front().position = to; }, true,
+                              QStringLiteral("Move %1").arg(QString::fromStdString(m_dragName))));
     }
     return;
   }
@@ -270,10 +331,14 @@ void ToolController::move(const core::Snapshot& snap, double px, double py, bool
     case ToolKind::ControlPoint: {
       if (const render::Hit n = render::pickNail(snap, m_camera, px, py, kPickRadius)) {
         m_hoverNail = n.index;
+        m_hoverName = QStringLiteral("nail \"%1\"").arg(QString::fromStdString(snap.geometry->nails[size_t(n.index)].name));
         return;
       }
-      const render::Hit h = render::pickBody(snap, m_camera.ray(px, py));
-      if (h) m_hoverBody = h.index;
+      const render::Hit h = render::pickBodyNear(snap, m_camera, px, py, kBodyPickRadius);
+      if (h) {
+        m_hoverBody = h.index;
+        m_hoverName = QStringLiteral("body \"%1\"").arg(QString::fromStdString(snap.geometry->bodies[size_t(h.index)].name));
+      }
       if (h && m_tool.kind == ToolKind::ControlPoint) {
         m_hover.kind = Target::Kind::Space;
         m_hover.position = h.position;
@@ -287,11 +352,31 @@ void ToolController::move(const core::Snapshot& snap, double px, double py, bool
     case ToolKind::Torus:
     case ToolKind::Box:
     case ToolKind::Nail:
-      m_hover = (m_tool.kind == ToolKind::Constraint || m_tool.kind == ToolKind::Spring) ? targetAt(snap, px, py)
+      m_hover = (m_tool.kind == ToolKind::Constraint || m_tool.kind == ToolKind::Spring) ? targetAt(snap, px, py, m_first.has_value())
                                                                                             : Target{};
       if (m_hover.kind == Target::Kind::None && workPlane(px, py, m_hover.position)) m_hover.kind = Target::Kind::Space;
+      switch (m_hover.kind) {
+        case Target::Kind::Point:
+          m_hoverName = QStringLiteral("control point %1.%2")
+                            .arg(QString::fromStdString(m_hover.ref.body), QString::fromStdString(m_hover.ref.point));
+          break;
+        case Target::Kind::Nail:
+          m_hoverName = QStringLiteral("nail \"%1\"").arg(QString::fromStdString(m_hover.ref.target));
+          break;
+        case Target::Kind::PathPoint:
+          m_hoverName = QStringLiteral("the moving point of path \"%1\"").arg(QString::fromStdString(m_hover.ref.target));
+          break;
+        case Target::Kind::None:
+        case Target::Kind::Space: break;
+      }
       return;
   }
+}
+
+QString ToolController::prompt() const {
+  QString text = toolName(m_tool) + QStringLiteral(" — ") + toolHint(m_tool, firstClicked());
+  if (!m_hoverName.isEmpty()) text += QStringLiteral("   ·   Under the cursor: ") + m_hoverName;
+  return text;
 }
 
 void ToolController::release(const core::Snapshot& snap, double px, double py) {
@@ -306,16 +391,14 @@ void ToolController::release(const core::Snapshot& snap, double px, double py) {
       b = m_rodFrom + 0.5 * r;
     }
     const std::string name = m_doc.uniqueName("rod");
-    edit(QStringLiteral("Add rod"), [&](Scene& s) {
-      core::BodyDef d;
-      d.name = name;
-      d.shape = core::Shape::Rod;
-      d.length = (b - a).norm();
-      d.radius = 0.02;
-      d.position = 0.5 * (a + b);
-      d.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), b - a);  // local z runs end1 -> end2
-      s.bodies.push_back(d);
-    });
+    core::BodyDef d;
+    d.name = name;
+    d.shape = core::Shape::Rod;
+    d.length = (b - a).norm();
+    d.radius = 0.02;
+    d.position = 0.5 * (a + b);
+    d.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), b - a);  // local z runs end1 -> end2
+    push(std::make_unique<AddObjects>(m_doc, QStringLiteral("Add rod"), std::vector<SceneObject>{d}));
     if (onSelect) onSelect({Selection::Kind::Body, name});
     return;
   }
@@ -329,7 +412,7 @@ void ToolController::placeBody(const core::Snapshot&, double px, double py) {
   if (!workPlane(px, py, p)) return;
   if (m_tool.kind == ToolKind::Nail) {
     const std::string name = m_doc.uniqueName("nail");
-    edit(QStringLiteral("Add nail"), [&](Scene& s) { s.nails.push_back({name, p}); });
+    push(std::make_unique<AddObjects>(m_doc, QStringLiteral("Add nail"), std::vector<SceneObject>{core::NailDef{name, p}}));
     if (onSelect) onSelect({Selection::Kind::Nail, name});
     return;
   }
@@ -345,7 +428,8 @@ void ToolController::placeBody(const core::Snapshot&, double px, double py) {
       d.name = m_doc.uniqueName("torus");
       break;
   }
-  edit(QStringLiteral("Add %1").arg(QString::fromUtf8(core::toString(d.shape))), [&](Scene& s) { s.bodies.push_back(d); });
+  push(std::make_unique<AddObjects>(m_doc, QStringLiteral("Add %1").arg(QString::fromUtf8(core::toString(d.shape))),
+                                    std::vector<SceneObject>{d}));
   if (onSelect) onSelect({Selection::Kind::Body, d.name});
 }
 
@@ -384,33 +468,26 @@ void ToolController::connect(const core::Snapshot& snap, const Target& first, co
     f.b = core::pointForClick(toClick(snap, second), ctx, made);
     f.stiffness = 20.0;
     f.damping = 1.0;
-    Scene next = m_doc.scene();
-    for (const core::NailDef& n : made.newNails) next.nails.push_back(n);
-    next.forces.push_back(f);
-    commitConnection(QStringLiteral("Add spring"), next, {Selection::Kind::Force, f.name});
+    std::vector<SceneObject> added(made.newNails.begin(), made.newNails.end());
+    added.push_back(f);
+    commitConnection(QStringLiteral("Add spring"), std::move(added), {Selection::Kind::Force, f.name});
     return;
   }
-  const core::ConstraintType& type = core::constraintType(m_tool.constraint);
+  const core::ConstraintType& type = (*m_tool.constraint);
   made = core::constraintFromClicks(type, toClick(snap, first), toClick(snap, second), ctx);
   if (!made.error.empty()) {
     if (onMessage) onMessage(QStringLiteral("Not done: ") + QString::fromStdString(made.error));
     return;
   }
-  Scene next = m_doc.scene();
-  for (const core::NailDef& n : made.newNails) next.nails.push_back(n);
-  for (const core::PathDef& p : made.newPaths) next.paths.push_back(p);
-  next.constraints.push_back(made.constraint);
-  commitConnection(QStringLiteral("Add %1").arg(QString::fromUtf8(type.label).toLower()), next,
+  std::vector<SceneObject> added(made.newNails.begin(), made.newNails.end());
+  added.insert(added.end(), made.newPaths.begin(), made.newPaths.end());
+  added.push_back(made.constraint);
+  commitConnection(QStringLiteral("Add %1").arg(QString::fromUtf8(type.label).toLower()), std::move(added),
                    {Selection::Kind::Constraint, made.constraint.name});
 }
 
-void ToolController::commitConnection(const QString& text, const Scene& next, const Selection& made) {
-  QString error;
-  if (!m_doc.edit(text, [&](Scene& s) { s = next; }, 0, &error)) {
-    if (onMessage) onMessage(QStringLiteral("Not done: ") + error);
-    return;
-  }
-  if (onSelect) onSelect(made);
+void ToolController::commitConnection(const QString& text, std::vector<SceneObject> objects, const Selection& made) {
+  if (push(std::make_unique<AddObjects>(m_doc, text, std::move(objects))) && onSelect) onSelect(made);
 }
 
 void ToolController::decorate(render::Highlight& hl) const {

@@ -3,6 +3,7 @@
 // and custom control points. Every change goes to the document as an undoable edit.
 #pragma once
 
+#include <QKeySequence>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -22,11 +23,18 @@ enum class ToolKind { Select, Rod, Sphere, Torus, Box, Nail, Constraint, Spring,
 
 struct Tool {
   ToolKind kind = ToolKind::Select;
-  core::ConstraintKind constraint = core::ConstraintKind::PointToNail;  // ToolKind::Constraint
+  const core::ConstraintType* constraint = nullptr;  // ToolKind::Constraint: the type (a row of core::constraintTypes())
   bool operator==(const Tool&) const = default;
 };
 QString toolName(const Tool& t);
 QString toolHint(const Tool& t, bool firstPicked);
+// What the tool does and how to use it (its tool tip).
+QString toolDescription(const Tool& t);
+// Its icon's resource path: :/icons/tools/<tool>.svg, or :/icons/constraints/<type id>.svg.
+QString toolIconPath(const Tool& t);
+// Its keyboard shortcut: a letter for the body tools, Ctrl+1 .. Ctrl+0 for the constraint types
+// in the order of core::constraintTypes() (none past the tenth).
+QKeySequence toolShortcut(const Tool& t);
 
 class ToolController {
  public:
@@ -41,6 +49,10 @@ class ToolController {
   void press(const core::Snapshot& snap, double px, double py);
   void move(const core::Snapshot& snap, double px, double py, bool buttonDown);
   void release(const core::Snapshot& snap, double px, double py);
+
+  // The status bar's line: the tool, what its next click takes, and what is under the cursor
+  // ("Point to nail — Click a nail, ... · Under the cursor: nail \"pivot\"").
+  QString prompt() const;
 
   // what the renderer should highlight for the tool (hover, rubber band, preview)
   void decorate(render::Highlight& hl) const;
@@ -60,13 +72,16 @@ class ToolController {
     int point = -1;               // Point: index into the body's geometry points
     core::Vec3 local = core::Vec3::Zero();     // Point: body coordinates
   };
-  Target targetAt(const core::Snapshot& snap, double px, double py) const;
+  // What a click at (px, py) lands on. A control point and a nail at one spot (a pinned end on
+  // its nail): the first click takes the point (it must be a body's), a second click the nail.
+  Target targetAt(const core::Snapshot& snap, double px, double py, bool secondClick) const;
   bool workPlane(double px, double py, core::Vec3& out) const;
   void placeBody(const core::Snapshot& snap, double px, double py);
   static core::ConstraintClick toClick(const core::Snapshot& snap, const Target& t);
   void connect(const core::Snapshot& snap, const Target& first, const Target& second);
-  void commitConnection(const QString& text, const core::Scene& next, const Selection& made);
-  void edit(const QString& text, const std::function<void(core::Scene&)>& change, int mergeId = 0);
+  void commitConnection(const QString& text, std::vector<SceneObject> objects, const Selection& made);
+  // The command through the document; a refusal is said on the status bar. False if refused.
+  bool push(std::unique_ptr<SceneCommand> command);
 
   Document& m_doc;
   SimulationController& m_sim;
@@ -87,6 +102,7 @@ class ToolController {
   core::Vec3 m_dragPlaneNormal = core::Vec3::UnitY();
   bool m_dragMoved = false;
   int m_hoverBody = -1, m_hoverNail = -1;
+  QString m_hoverName;                // what is under the cursor, for people
 };
 
 }  // namespace tether::ui

@@ -6,7 +6,10 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
 #include <QPainter>
+#include <QSettings>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <cmath>
@@ -35,11 +38,77 @@ ViewportWidget::ViewportWidget(Document& doc, SimulationController& sim, QWidget
   m_tools.onSelect = [this](const Selection& s) { emit selected(s); };
   m_tools.onMessage = [this](const QString& m) { emit message(m); };
   m_shown = m_sim.snapshot();
+  // a fixed arrow scale carries over from the last session
+  QSettings settings;
+  if (settings.value(QStringLiteral("view/fixedArrowScale"), false).toBool()) {
+    m_scales.force.setScale(settings.value(QStringLiteral("view/fixedNewtonsPerMetre"), 0.0).toDouble());
+    m_scales.torque.setScale(settings.value(QStringLiteral("view/fixedNewtonMetresPerMetre"), 0.0).toDouble());
+    m_scales.velocity.setScale(settings.value(QStringLiteral("view/fixedSecondsPerMetre"), 0.0).toDouble());
+    m_scales.setFixed(true);
+  }
+  // another scene: its forces are learnt afresh (a fixed scale stays)
+  connect(&m_doc, &Document::loaded, this, [this] {
+    m_scales.reset();
+    m_issues.clear();
+  });
+}
+
+void ViewportWidget::setFixedArrowScale(bool on) {
+  m_scales.setFixed(on);
+  QSettings().setValue(QStringLiteral("view/fixedArrowScale"), on);
+  saveArrowScale();
+  update();
+}
+
+void ViewportWidget::saveArrowScale() const {
+  if (!fixedArrowScale()) return;
+  QSettings settings;
+  // 0: none chosen yet (the first frame chooses, then holds)
+  auto value = [](const render::ArrowScaleKeeper& k) { return k.chosen() ? k.unitsPerMetre() : 0.0; };
+  settings.setValue(QStringLiteral("view/fixedNewtonsPerMetre"), value(m_scales.force));
+  settings.setValue(QStringLiteral("view/fixedNewtonMetresPerMetre"), value(m_scales.torque));
+  settings.setValue(QStringLiteral("view/fixedSecondsPerMetre"), value(m_scales.velocity));
+}
+
+void ViewportWidget::longerArrows() {
+  if (fixedArrowScale()) {
+    for (render::ArrowScaleKeeper* k : {&m_scales.force, &m_scales.torque, &m_scales.velocity})
+      if (k->chosen()) k->setScale(render::niceStep(k->unitsPerMetre(), -1));
+    saveArrowScale();
+  } else {
+    m_view.forceScaleFactor *= 2;
+    m_scales.rechoose();
+  }
+  update();
+}
+
+void ViewportWidget::shorterArrows() {
+  if (fixedArrowScale()) {
+    for (render::ArrowScaleKeeper* k : {&m_scales.force, &m_scales.torque, &m_scales.velocity})
+      if (k->chosen()) k->setScale(render::niceStep(k->unitsPerMetre(), 1));
+    saveArrowScale();
+  } else {
+    m_view.forceScaleFactor /= 2;
+    m_scales.rechoose();
+  }
+  update();
+}
+
+void ViewportWidget::setConstraintIssues(std::vector<core::ConstraintIssue> issues) {
+  m_issues = std::move(issues);
+  update();
+}
+
+const core::ConstraintIssue* ViewportWidget::issueOf(const std::string& constraint) const {
+  for (const core::ConstraintIssue& i : m_issues)
+    if (i.name == constraint) return &i;
+  return nullptr;
 }
 
 ViewportWidget::~ViewportWidget() {
   if (m_renderer.initialized() && context()) {
     makeCurrent();
+    m_exportFbo.reset();
     m_renderer.release();
     doneCurrent();
   }
@@ -73,7 +142,8 @@ void ViewportWidget::setSelection(const Selection& s) {
 }
 
 void ViewportWidget::frameAll() {
-  const auto snap = m_sim.snapshot();
+  // what the user looks at: the shown frame (after assembly, a scrubbed frame), not the start pose
+  const auto snap = m_shown ? m_shown : m_sim.snapshot();
   core::Vec3 lo = core::Vec3::Constant(1e300), hi = core::Vec3::Constant(-1e300);
   bool any = false;
   auto grow = [&](const core::Vec3& p, double r) {
@@ -109,14 +179,16 @@ void ViewportWidget::setStandardView(render::StandardView v) {
 
 void ViewportWidget::pollSnapshot() {
   const auto snap = m_sim.snapshot();
-  if (snap != m_shown) {
-    if (!m_framedOnce && snap->geometry && !snap->geometry->bodies.empty()) {
-      m_shown = snap;
-      frameAll();
-      m_framedOnce = true;
-    }
-    update();
+  if (snap != m_shown) update();
+  if (frameIsDue(*snap)) {
+    m_shown = snap;
+    frameAll();
+    m_frameRevision = -1;
   }
+}
+
+bool ViewportWidget::frameIsDue(const core::Snapshot& s) const {
+  return m_frameRevision >= 0 && s.revision >= m_frameRevision && s.geometry && !s.geometry->bodies.empty();
 }
 
 render::Highlight ViewportWidget::highlight() const {
@@ -125,6 +197,9 @@ render::Highlight ViewportWidget::highlight() const {
   hl.hoverConstraint = m_hoverConstraint;
   if (!m_shown || !m_shown->geometry) return hl;
   const core::SceneGeometry& g = *m_shown->geometry;
+  if (!m_issues.empty())
+    for (size_t j = 0; j < g.constraintNames.size(); ++j)
+      if (const core::ConstraintIssue* i = issueOf(g.constraintNames[j])) (i->conflicting ? hl.conflicting : hl.redundant).push_back(int(j));
   const std::string& n = m_selection.name;
   switch (m_selection.kind) {
     case Selection::Kind::Body: hl.selectedBody = indexOf(g.bodies, n, [](const auto& b) { return b.name; }); break;
@@ -142,6 +217,10 @@ void ViewportWidget::paintGL() {
   QElapsedTimer timer;
   timer.start();
   m_shown = m_sim.snapshot();
+  if (frameIsDue(*m_shown)) {  // the first frame of a file just opened is drawn framed
+    frameAll();
+    m_frameRevision = -1;
+  }
   if (!m_renderer.initialized()) {
     QPainter p(this);
     p.fillRect(rect(), Qt::black);
@@ -152,6 +231,16 @@ void ViewportWidget::paintGL() {
   m_camera.resize(width(), height());
   render::ViewOptions view = m_view;
   view.controlPoints = view.controlPoints || m_tools.wantsControlPoints();
+  // the scale held from frame to frame: it changes only when the arrows leave the readable band
+  if (view.debugDraw) {
+    auto chosen = [this] {
+      return int(m_scales.force.chosen()) + int(m_scales.torque.chosen()) + int(m_scales.velocity.chosen());
+    };
+    const int before = chosen();
+    view.scale = m_scales.update(*m_shown, view, m_camera.distance());
+    // a fixed scale switched on before any arrow of a kind was drawn is the first one chosen
+    if (chosen() != before && fixedArrowScale()) saveArrowScale();
+  }
   // GL drawing inside the painter's native block, so QPainter finds its own state afterwards
   QPainter p(this);
   p.beginNativePainting();
@@ -167,52 +256,148 @@ void ViewportWidget::paintGL() {
   ++m_frames;
 }
 
-void ViewportWidget::paintOverlay(QPainter& p) {
+QImage ViewportWidget::renderImage(const core::Snapshot& snap, const QSize& size, QString& error) {
+  if (!m_renderer.initialized() || !context()) {
+    error = m_glError.isEmpty() ? tr("the viewport has no OpenGL context yet") : m_glError;
+    return {};
+  }
+  if (size.width() < 1 || size.height() < 1) {
+    error = tr("the size %1×%2 is empty").arg(size.width()).arg(size.height());
+    return {};
+  }
+  makeCurrent();
+  GLint maxRenderbuffer = 0, maxViewport[2] = {0, 0};
+  QOpenGLFunctions* gl = context()->functions();
+  gl->glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxRenderbuffer);
+  gl->glGetIntegerv(GL_MAX_VIEWPORT_DIMS, maxViewport);
+  const int limit = std::min<int>(maxRenderbuffer, std::min(maxViewport[0], maxViewport[1]));
+  if (limit > 0 && std::max(size.width(), size.height()) > limit) {
+    doneCurrent();
+    error = tr("%1×%2 px is larger than this GPU can render (at most %3 px a side)").arg(size.width()).arg(size.height()).arg(limit);
+    return {};
+  }
+  if (!m_exportFbo || m_exportFbo->size() != size) {
+    m_exportFbo.reset();
+    QOpenGLFramebufferObjectFormat format;
+    format.setAttachment(QOpenGLFramebufferObject::Depth);
+    m_exportFbo = std::make_unique<QOpenGLFramebufferObject>(size, format);
+    if (!m_exportFbo->isValid()) {
+      m_exportFbo.reset();
+      doneCurrent();
+      error = tr("the GPU could not make a %1×%2 framebuffer (out of video memory?)").arg(size.width()).arg(size.height());
+      return {};
+    }
+  }
+  // the screen's camera at the new size: the vertical field of view is kept, so the picture
+  // shows what the screen does (more or less at the sides if the aspect differs); marks sized
+  // in pixels grow with the height so they keep their look
+  const double scale = double(size.height()) / std::max(1, height());
+  render::Camera cam = m_camera;
+  cam.resize(size.width(), size.height());
+  render::ViewOptions view = m_view;
+  view.pixelScale = scale;
+  m_exportFbo->bind();
+  m_renderer.draw(snap, cam, view, render::Highlight{});
+  QImage image = m_exportFbo->toImage().convertToFormat(QImage::Format_RGB32);
+  m_exportFbo->release();
+  doneCurrent();
+  // the screen's resolution, so the legend's 9 pt text has the size it has on screen
+  image.setDotsPerMeterX(int(std::lround(logicalDpiX() / 0.0254)));
+  image.setDotsPerMeterY(int(std::lround(logicalDpiY() / 0.0254)));
+  {
+    QPainter p(&image);
+    p.scale(scale, scale);
+    render::Camera screenCam = m_camera;
+    screenCam.resize(int(std::lround(size.width() / scale)), height());
+    paintPictureOverlay(p, screenCam, QSizeF(size.width() / scale, size.height() / scale), 1.0 / scale);
+  }
+  // the renderer's hover segments now describe the picture: draw the screen again
+  update();
+  return image;
+}
+
+void ViewportWidget::paintPictureOverlay(QPainter& p, const render::Camera& cam, const QSizeF& size, double labelScale) {
   p.setRenderHint(QPainter::Antialiasing);
   QFont f = p.font();
   f.setPointSizeF(9);
   p.setFont(f);
-  // the walk's labels (the gizmo's axis letters), about centred on their pixel
+  // the walk's labels (the gizmo's axis letters), about centred on their pixel (the walk gives
+  // them in the rendered picture's pixels: labelScale maps them to the painter's)
   for (const render::Renderer::Label& l : m_renderer.labels()) {
     p.setPen(QColor::fromRgbF(l.color.r, l.color.g, l.color.b, l.color.a));
-    p.drawText(QPointF(l.px - 4, l.py + 4), QString::fromStdString(l.text));
+    p.drawText(QPointF(l.px * labelScale - 4, l.py * labelScale + 4), QString::fromStdString(l.text));
   }
   const bool debug = m_view.debugDraw;
-  // legend: a bar of 80 px and what it stands for at the orbit target's depth
+  // legend: per kind of arrow a bar of a round value, at most 100 px long, at the orbit target's
+  // depth; kinds shown, and those whose scale is held while their arrows are all noise
+  m_legend.clear();
   if (debug && m_shown && m_shown->geometry && !m_renderer.segments().empty()) {
-    const double metres = 80.0 * m_camera.pixelSize(m_camera.target());
+    const double metresPerPixel = cam.pixelSize(cam.target());
     const render::ArrowScale& s = m_renderer.arrowScale();
-    QStringList lines;
-    if (s.forces)
-      lines << QStringLiteral("force: %1 N  (%2 N per m)").arg(number(metres * s.newtonsPerMetre), number(s.newtonsPerMetre));
-    if (s.torques)
-      lines << QStringLiteral("torque: %1 N m").arg(number(metres * s.newtonMetresPerMetre));
-    if (s.velocities) lines << QStringLiteral("velocity: %1 m/s").arg(number(metres * s.secondsPerMetre));
-    int textWidth = 90;
-    for (const QString& l : lines) textWidth = std::max(textWidth, p.fontMetrics().horizontalAdvance(QStringLiteral("bar = ") + l));
-    const int x0 = width() - textWidth - 16, y0 = height() - 14 - 16 * int(lines.size());
-    p.fillRect(QRect(x0 - 8, y0 - 18, textWidth + 16, 24 + 16 * int(lines.size())), QColor(255, 255, 255, 190));
-    p.setPen(QPen(QColor(30, 30, 30), 2));
-    p.drawLine(x0, y0 - 6, x0 + 80, y0 - 6);
-    p.drawLine(x0, y0 - 10, x0, y0 - 2);
-    p.drawLine(x0 + 80, y0 - 10, x0 + 80, y0 - 2);
-    p.setPen(QColor(30, 30, 30));
-    for (int i = 0; i < lines.size(); ++i) p.drawText(QPointF(x0, y0 + 12 + 16 * i), QStringLiteral("bar = ") + lines[i]);
+    auto row = [&](const char* kind, const char* unit, double unitsPerMetre) {
+      const render::LegendBar bar = render::legendBar(unitsPerMetre, metresPerPixel, 100.0);
+      if (bar.pixels > 0)
+        m_legend.push_back({QString::fromLatin1(kind), bar.value,
+                            QString::fromStdString(render::formatQuantity(bar.value, unit)), bar.pixels});
+    };
+    if (s.forces || ((m_view.constraintForces || m_view.externalForces) && m_scales.force.chosen()))
+      row("force", "N", s.newtonsPerMetre);
+    if (s.torques || (m_view.torques && m_scales.torque.chosen()))
+      row("torque", "N m", s.newtonMetresPerMetre);
+    if (s.velocities || (m_view.velocities && m_scales.velocity.chosen())) row("velocity", "m/s", s.secondsPerMetre);
   }
-  // tool hint
-  p.setPen(QColor(60, 60, 70));
-  p.drawText(QRectF(10, 6, width() - 20, 20), Qt::AlignLeft | Qt::AlignVCenter,
-             toolName(m_tools.tool()) + QStringLiteral(" — ") + toolHint(m_tools.tool(), m_tools.firstClicked()));
+  if (!m_legend.isEmpty()) {
+    const QFontMetrics fm = p.fontMetrics();
+    const QString title = fixedArrowScale() ? tr("arrow scale (fixed)") : tr("arrow scale");
+    int textWidth = fm.horizontalAdvance(title) - 108;
+    for (const LegendRow& r : m_legend)
+      textWidth = std::max(textWidth, fm.horizontalAdvance(QStringLiteral("%1  %2").arg(r.text, r.kind)));
+    const int rowH = 16, n = int(m_legend.size());
+    const int w = 100 + 8 + textWidth, x0 = int(size.width()) - w - 16, y0 = int(size.height()) - 12 - rowH * n;
+    p.fillRect(QRect(x0 - 8, y0 - rowH - 8, w + 16, rowH * (n + 1) + 12), QColor(255, 255, 255, 190));
+    p.setPen(QColor(90, 90, 90));
+    p.drawText(QPointF(x0, y0 - 6), title);
+    for (int i = 0; i < n; ++i) {
+      const LegendRow& r = m_legend[i];
+      const double y = y0 + rowH * i + 4, len = r.pixels;
+      p.setPen(QPen(QColor(30, 30, 30), 2));
+      p.drawLine(QPointF(x0, y), QPointF(x0 + len, y));
+      p.drawLine(QPointF(x0, y - 4), QPointF(x0, y + 4));
+      p.drawLine(QPointF(x0 + len, y - 4), QPointF(x0 + len, y + 4));
+      p.setPen(QColor(30, 30, 30));
+      p.drawText(QPointF(x0 + 108, y + 4), QStringLiteral("%1  %2").arg(r.text, r.kind));
+    }
+  }
+}
+
+void ViewportWidget::paintOverlay(QPainter& p) {
+  paintPictureOverlay(p, m_camera, QSizeF(size()), 1.0);
+  const bool debug = m_view.debugDraw;
+  // the constraints check flags: how many, and where the reason is
+  if (debug && !m_issues.empty()) {
+    int conflicting = 0, redundant = 0;
+    for (const core::ConstraintIssue& i : m_issues) i.conflicting ? ++conflicting : ++redundant;
+    QStringList parts;
+    if (conflicting) parts << tr("%n conflicting", nullptr, conflicting);
+    if (redundant) parts << tr("%n redundant", nullptr, redundant);
+    const QString text = (conflicting + redundant == 1 ? tr("%1 constraint at t = 0 (marked; hover it for why)")
+                                                       : tr("%1 constraints at t = 0 (marked; hover them for why)"))
+                             .arg(parts.join(QStringLiteral(", ")));
+    p.setPen(conflicting ? QColor(200, 0, 0) : QColor(170, 100, 0));
+    p.drawText(QPointF(12, height() - 108), text);
+  }
   // hover info
   if (!m_hoverText.isEmpty()) {
-    const QRectF box = p.boundingRect(QRectF(0, 0, 400, 200), Qt::AlignLeft, m_hoverText).adjusted(-6, -4, 6, 4);
+    // (a flagged constraint's reason runs to a few lines: wrapped at 420 px)
+    const QRectF box =
+        p.boundingRect(QRectF(0, 0, 420, 1000), Qt::AlignLeft | Qt::TextWordWrap, m_hoverText).adjusted(-6, -4, 6, 4);
     QRectF at = box.translated(m_hoverAt + QPointF(16, 12));
     if (at.right() > width()) at.moveRight(m_hoverAt.x() - 8);
     if (at.bottom() > height()) at.moveBottom(m_hoverAt.y() - 8);
     p.fillRect(at, QColor(255, 255, 225, 235));
     p.setPen(QColor(40, 40, 40));
     p.drawRect(at);
-    p.drawText(at.adjusted(6, 4, -6, -4), Qt::AlignLeft, m_hoverText);
+    p.drawText(at.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::TextWordWrap, m_hoverText);
   }
   if (m_shown && !m_shown->message.empty()) {
     p.setPen(QColor(170, 20, 20));
@@ -239,9 +424,11 @@ void ViewportWidget::updateHover(double px, double py) {
       }
       m_hoverText = QStringLiteral("%1 (%2)\n|F| = %3 N\n|D| = %4")
                         .arg(QString::fromStdString(g.constraintNames[size_t(seg.index)]),
-                             QString::fromUtf8(core::constraintType(g.constraintDefs[size_t(seg.index)].kind).label), number(F, 4),
+                             QString::fromUtf8(g.constraintDefs[size_t(seg.index)].type().label), number(F, 4),
                              number(c.deviation, 3));
       if (T > 0) m_hoverText += QStringLiteral("\n|T| = %1 N m").arg(number(T, 4));
+      if (const core::ConstraintIssue* i = issueOf(g.constraintNames[size_t(seg.index)]))
+        m_hoverText += QStringLiteral("\n") + QString::fromStdString(i->reason);
     } else if (seg.kind == K::Spring) {
       m_hoverText = QStringLiteral("%1 (spring)\nlength %2 m")
                         .arg(QString::fromStdString(g.forceNames[size_t(seg.index)]), number((seg.to - seg.from).norm()));
@@ -276,6 +463,7 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
       }
     m_toolButton = true;
     m_tools.press(*m_shown, e->position().x(), e->position().y());
+    refreshPrompt();
   } else {
     m_navButton = (e->button() == Qt::MiddleButton || (e->modifiers() & Qt::ShiftModifier)) ? Qt::MiddleButton
                                                                                               : Qt::RightButton;
@@ -291,6 +479,7 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
   else {
     m_tools.move(*m_shown, e->position().x(), e->position().y(), m_toolButton);
     if (!m_toolButton) updateHover(e->position().x(), e->position().y());
+    refreshPrompt();
   }
   update();
 }
@@ -299,6 +488,7 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
   if (m_toolButton && e->button() == Qt::LeftButton) {
     m_toolButton = false;
     m_tools.release(*m_shown, e->position().x(), e->position().y());
+    refreshPrompt();
   }
   m_navButton = Qt::NoButton;
   update();
@@ -312,10 +502,18 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
 void ViewportWidget::keyPressEvent(QKeyEvent* e) {
   if (e->key() == Qt::Key_Escape) {
     m_tools.cancel();
+    refreshPrompt();
     update();
     return;
   }
   QOpenGLWidget::keyPressEvent(e);
+}
+
+void ViewportWidget::refreshPrompt() {
+  const QString p = m_tools.prompt();
+  if (p == m_prompt) return;
+  m_prompt = p;
+  emit promptChanged(p);
 }
 
 void ViewportWidget::leaveEvent(QEvent* e) {

@@ -7,6 +7,9 @@
 #include <QOpenGLWidget>
 #include <memory>
 
+#include "core/constraint_issues.h"
+class QOpenGLFramebufferObject;
+
 #include "render/camera.h"
 #include "render/renderer.h"
 #include "ui/tools.h"
@@ -25,7 +28,13 @@ class ViewportWidget : public QOpenGLWidget {
   render::ViewOptions& viewOptions() { return m_view; }
   ToolController& tools() { return m_tools; }
   void setSelection(const Selection& s);
+  const Selection& selection() const { return m_selection; }
+  // Emit promptChanged if the tool's prompt line changed (after a click, a move, a tool change).
+  void refreshPrompt();
   void frameAll();
+  // Frame all as soon as the scene of document revision `revision` is shown (a file just opened:
+  // it opens framed, whatever the camera looked at before).
+  void frameWhenShown(long revision) { m_frameRevision = revision; }
   void setStandardView(render::StandardView v);
   // The snapshot last drawn (for the status bar and tests).
   std::shared_ptr<const core::Snapshot> shownSnapshot() const { return m_shown; }
@@ -38,10 +47,42 @@ class ViewportWidget : public QOpenGLWidget {
   void setTiming(bool on) { m_timing = on; }
   double lastFrameMs() const { return m_lastFrameMs; }
   long framesDrawn() const { return m_frames; }
+  // A picture of `snap` at `size` pixels, as the viewport shows it (its camera, view options,
+  // the arrows' legend and the axis letters), without the tool hint, hover box or selection;
+  // rendered offscreen into a framebuffer of that size. Null with `error` set if the GPU cannot
+  // (a size past its largest framebuffer, no GL).
+  QImage renderImage(const core::Snapshot& snap, const QSize& size, QString& error);
+
+  // The arrow scales held from frame to frame (render::ArrowScaleKeeper), and the option to fix
+  // them: fixed, they hold whatever the arrows do; saved in QSettings (view/fixedArrowScale and
+  // the values) with the values, so a fixed scale carries over to the next session.
+  const render::ArrowScales& arrowScales() const { return m_scales; }
+  void setFixedArrowScale(bool on);
+  bool fixedArrowScale() const { return m_scales.force.fixed(); }
+  // Longer / shorter arrows ([ and ]): automatic, twice / half the intended length (chosen
+  // afresh); fixed, one step down / up the 1-2-5 ladder of units per metre.
+  void longerArrows();
+  void shorterArrows();
+  // One row of the legend as last painted: a bar `pixels` long stands for `value` (round).
+  struct LegendRow {
+    QString kind;   // "force", "torque", "velocity"
+    double value = 0;
+    QString text;   // as painted, e.g. "5 N"
+    double pixels = 0;
+  };
+  const QList<LegendRow>& legend() const { return m_legend; }
+  // The constraints tether-cli check flags: marked in the viewport, the reason in the hover box.
+  void setConstraintIssues(std::vector<core::ConstraintIssue> issues);
+  const std::vector<core::ConstraintIssue>& constraintIssues() const { return m_issues; }
+  // The arrows, constraint lines and springs drawn in the last frame (the scene walk's).
+  const std::vector<render::Segment>& drawnSegments() const { return m_renderer.segments(); }
+  // The hover box's text (what the arrow or line under the cursor is), empty if none.
+  QString hoverText() const { return m_hoverText; }
 
  signals:
   void selected(const Selection& s);
   void message(const QString& text);
+  void promptChanged(const QString& text);  // the tool's prompt line (ToolController::prompt)
   void glFailed(const QString& why);
 
  protected:
@@ -56,8 +97,15 @@ class ViewportWidget : public QOpenGLWidget {
   void leaveEvent(QEvent* e) override;
 
  private:
+  QString m_prompt;
+  bool frameIsDue(const core::Snapshot& s) const;
   void paintOverlay(QPainter& p);
+  // what of the overlay belongs to the picture (exports too): the walk's labels, the legend;
+  // `size` and `cam` in screen pixels (an export scales the painter)
+  void paintPictureOverlay(QPainter& p, const render::Camera& cam, const QSizeF& size, double labelScale);
   void updateHover(double px, double py);
+  void saveArrowScale() const;
+  const core::ConstraintIssue* issueOf(const std::string& constraint) const;
   render::Highlight highlight() const;
 
   Document& m_doc;
@@ -65,6 +113,9 @@ class ViewportWidget : public QOpenGLWidget {
   render::Renderer m_renderer;
   render::Camera m_camera;
   render::ViewOptions m_view;
+  render::ArrowScales m_scales;
+  QList<LegendRow> m_legend;
+  std::vector<core::ConstraintIssue> m_issues;
   ToolController m_tools;
   Selection m_selection;
   std::shared_ptr<const core::Snapshot> m_shown;
@@ -76,10 +127,11 @@ class ViewportWidget : public QOpenGLWidget {
   QString m_hoverText;
   int m_hoverConstraint = -1;  // the constraint whose arrow or line is under the cursor
   QPointF m_hoverAt;
-  bool m_framedOnce = false;
+  long m_frameRevision = -1;  // frame all once a snapshot of this document revision is shown; -1: done
   bool m_timing = false;
   double m_lastFrameMs = 0.0;
   long m_frames = 0;
+  std::unique_ptr<QOpenGLFramebufferObject> m_exportFbo;  // kept between a video's frames
 };
 
 }  // namespace tether::ui

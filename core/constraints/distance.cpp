@@ -20,35 +20,37 @@ double Distance::turnRate(const EvalContext& ctx) const {
   return separationTurnRate(anchorKinematics(m_a, ctx), anchorKinematics(m_b, ctx));
 }
 
-const ConstraintType& distanceType() {
+const ConstraintType& DistanceDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::Distance,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "distance",
       .label = "Distance",
       .description = "Keeps two points a fixed distance apart (a massless rod between them). "
                      "Click a control point, then another point, a nail or empty space: the distance is as clicked.",
-      .fields = {{.key = "a", .label = "Point A", .kind = F::Kind::AnyPoint, .point = &ConstraintDef::a},
-                 {.key = "b", .label = "Point B", .kind = F::Kind::AnyPoint, .point = &ConstraintDef::b},
-                 {.key = "length", .label = "Length", .kind = F::Kind::Length, .number = &ConstraintDef::length}},
-      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) {
-        auto onBody = [](const PointRef& p) {
-          return p.kind == PointRef::Kind::BodyPoint || p.kind == PointRef::Kind::BodyLocal;
+      .defaults = DistanceDef{},
+      .fields = {field<&DistanceDef::a>("a", "Point A", F::Kind::AnyPoint),
+                 field<&DistanceDef::b>("b", "Point B", F::Kind::AnyPoint),
+                 field<&DistanceDef::length>("length", "Length", F::Kind::Length)},
+      .check = [](const Scene&, const ConstraintParams& p, const std::string& where) {
+        const auto& d = p.as<DistanceDef>();
+        auto onBody = [](const PointRef& r) {
+          return r.kind == PointRef::Kind::BodyPoint || r.kind == PointRef::Kind::BodyLocal;
         };
-        if (!onBody(c.a) && !onBody(c.b)) failAt(where, "at least one of a and b must be a point on a body");
-        if (onBody(c.a) && onBody(c.b)) requireTwoBodies(c, where);
+        if (!onBody(d.a) && !onBody(d.b)) failAt(where, "at least one of a and b must be a point on a body");
+        if (onBody(d.a) && onBody(d.b)) requireTwoBodies(d.a, d.b, where);
       },
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<Distance>(r.point(c.a), r.point(c.b), c.length)};
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& d = p.as<DistanceDef>();
+        return {std::make_shared<Distance>(r.point(d.a), r.point(d.b), d.length)};
       },
       .secondPrompt = "Click a second control point, a nail, or empty space (makes a nail there). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        out.constraint.length = (second.position - first.position).norm();
-        if (out.constraint.length < 1e-3) {
+        const double length = (second.position - first.position).norm();
+        if (length < 1e-3) {
           out.error = "the two points coincide; a distance needs two apart.";
           return;
         }
-        out.constraint.b = pointForClick(second, ctx, out);
+        out.constraint.params = DistanceDef{.a = first.ref, .b = pointForClick(second, ctx, out), .length = length};
       },
   };
   return t;

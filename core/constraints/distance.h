@@ -22,7 +22,13 @@ class Distance final : public Constraint {
   double m_length;  // m
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& distanceType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// Two points a fixed distance apart: a and b (either may be a nail or a path's point, not both), length in m.
+struct DistanceDef {
+  PointRef a, b;
+  double length = 1.0;  // m
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const DistanceDef&) const = default;
+};
 
 }  // namespace tether::core

@@ -28,34 +28,40 @@ void HingeAxis::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   if (B.invMass > 0.0) out.Ja[out.slot(m_b)] = -JaA;
 }
 
-const ConstraintType& hingeType() {
+const ConstraintType& HingeDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::Hinge,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "hinge",
       .label = "Hinge",
       .description = "Joins two bodies at a point so that they turn only about a common axis (a door on its frame). "
                      "Click a control point on the axis, then a control point of the other body; the axis is "
                      "the work plane's normal (top view: vertical, a door; front view: horizontal, a trap door).",
-      .fields = {{.key = "a", .label = "Point A", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "b", .label = "Point B", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::b},
-                 {.key = "axis_a", .label = "Axis in A", .kind = F::Kind::Direction, .vector = &ConstraintDef::axis},
-                 {.key = "axis_b", .label = "Axis in B", .kind = F::Kind::Direction, .vector = &ConstraintDef::axisB}},
-      .check = [](const Scene&, const ConstraintDef& c, const std::string& where) { requireTwoBodies(c, where); },
+      .defaults = HingeDef{},
+      .fields = {field<&HingeDef::a>("a", "Point A", F::Kind::BodyPoint),
+                 field<&HingeDef::b>("b", "Point B", F::Kind::BodyPoint),
+                 field<&HingeDef::axisA>("axis_a", "Axis in A", F::Kind::Direction),
+                 field<&HingeDef::axisB>("axis_b", "Axis in B", F::Kind::Direction)},
+      .check = [](const Scene&, const ConstraintParams& p, const std::string& where) {
+        const auto& h = p.as<HingeDef>();
+        requireTwoBodies(h.a, h.b, where);
+      },
       // A hinge's axis is a line: which way each axis points must not matter. Aligning a with -N
       // would start at the deviation's one singular point (1 + N . b = 0: the model never
       // assembles and gains energy without bound), so b's axis is taken in the sense nearer to
       // a's in the bodies' initial poses.
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        const Vec3 a = r.bodyDef(c.a.body).orientation.normalized() * c.axis;
-        const Vec3 n = r.bodyDef(c.b.body).orientation.normalized() * c.axisB;
-        const Vec3 axisB = a.dot(n) < 0.0 ? Vec3(-c.axisB) : c.axisB;
-        return {std::make_shared<PointToPoint>(r.point(c.a), r.point(c.b)),
-                std::make_shared<HingeAxis>(r.body(c.a.body), c.axis, r.body(c.b.body), axisB)};
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& h = p.as<HingeDef>();
+        const Vec3 a = r.bodyDef(h.a.body).orientation.normalized() * h.axisA;
+        const Vec3 n = r.bodyDef(h.b.body).orientation.normalized() * h.axisB;
+        const Vec3 axisB = a.dot(n) < 0.0 ? Vec3(-h.axisB) : h.axisB;
+        return {std::make_shared<PointToPoint>(r.point(h.a), r.point(h.b)),
+                std::make_shared<HingeAxis>(r.body(h.a.body), h.axisA, r.body(h.b.body), axisB)};
       },
+      .deviations = {{.unit = "m", .suffix = " (point)"}, {.unit = "rad", .suffix = " (axis)"}},
       // the axis through the hinge point, as body B holds it now
-      .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
-        const Vec3 n = (g.orientation ? g.orientation(c.b.body) : Quat::Identity()) * c.axisB.normalized();
+      .guides = [](const ConstraintParams& p, const GuideContext& g) -> std::vector<GuideSegment> {
+        const auto& h = p.as<HingeDef>();
+        const Vec3 n = (g.orientation ? g.orientation(h.b.body) : Quat::Identity()) * h.axisB.normalized();
         return {{g.at - 0.08 * g.span * n, g.at + 0.08 * g.span * n}};
       },
       .secondPrompt = "Click a control point of the other body (the axis is the work plane's normal). Esc cancels.",
@@ -64,10 +70,11 @@ const ConstraintType& hingeType() {
           out.error = "a hinge joins control points of two different bodies.";
           return;
         }
-        out.constraint.b = second.ref;
         // the work plane's normal, in each body's coordinates, from the clicked poses
-        out.constraint.axis = first.rotation.conjugate() * ctx.workPlaneNormal;
-        out.constraint.axisB = second.rotation.conjugate() * ctx.workPlaneNormal;
+        out.constraint.params = HingeDef{.a = first.ref,
+                                         .b = second.ref,
+                                         .axisA = first.rotation.conjugate() * ctx.workPlaneNormal,
+                                         .axisB = second.rotation.conjugate() * ctx.workPlaneNormal};
       },
   };
   return t;

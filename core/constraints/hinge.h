@@ -46,7 +46,14 @@ class HingeAxis final : public Constraint {
   Vec3 m_n, m_e1, m_e2; // B's body coordinates: the axis and a basis normal to it, e1 x e2 = n
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& hingeType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// Two bodies' points a and b joined, each body's axis (body coordinates) kept aligned.
+struct HingeDef {
+  PointRef a, b;
+  Vec3 axisA = Vec3::UnitZ();  // the axis in a's body
+  Vec3 axisB = Vec3::UnitZ();  // the axis in b's body
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const HingeDef&) const = default;
+};
 
 }  // namespace tether::core

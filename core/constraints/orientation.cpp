@@ -25,30 +25,31 @@ void Orientation::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.Ja[out.slot(m_body)] = Ja;
 }
 
-const ConstraintType& orientationType() {
+const ConstraintType& OrientationDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::Orientation,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "orientation",
       .label = "Orientation",
       .description = "Turns a body so that an axis fixed in it points along a world direction (by a pure torque). "
                      "Click a control point (the axis runs from the centre through it), then where it should point.",
-      .fields = {{.key = "body", .label = "Body", .kind = F::Kind::Body, .name = &ConstraintDef::bodyA},
-                 {.key = "axis", .label = "Body axis", .kind = F::Kind::Direction, .vector = &ConstraintDef::axis},
-                 {.key = "direction", .label = "World direction", .kind = F::Kind::Direction, .vector = &ConstraintDef::direction}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<Orientation>(r.body(c.bodyA), c.axis, c.direction)};
+      .defaults = OrientationDef{},
+      .fields = {field<&OrientationDef::body>("body", "Body", F::Kind::Body),
+                 field<&OrientationDef::axis>("axis", "Body axis", F::Kind::Direction),
+                 field<&OrientationDef::direction>("direction", "World direction", F::Kind::Direction)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& o = p.as<OrientationDef>();
+        return {std::make_shared<Orientation>(r.body(o.body), o.axis, o.direction)};
       },
+      .deviations = {{.unit = "rad"}},
       .secondPrompt = "Click where the axis should point (from the first point). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext&, ToolResult& out) {
         // the body axis through the clicked point (the body's z axis for its centre), to point
         // from that point toward the second click
-        ConstraintDef& c = out.constraint;
-        c.bodyA = first.ref.body;
-        c.a = PointRef{};
-        c.axis = first.local.norm() > 1e-9 ? Vec3(first.local.normalized()) : Vec3::UnitZ();
         const Vec3 n = second.position - first.position;
-        c.direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ();
+        out.constraint.params =
+            OrientationDef{.body = first.ref.body,
+                           .axis = first.local.norm() > 1e-9 ? Vec3(first.local.normalized()) : Vec3::UnitZ(),
+                           .direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ()};
       },
   };
   return t;

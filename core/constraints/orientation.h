@@ -43,7 +43,14 @@ class Orientation final : public Constraint {
   Vec3 m_e1, m_e2;  // world, unit: a basis of the plane normal to N, e1 x e2 = N
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& orientationType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body's axis (body coordinates) turned to a world direction.
+struct OrientationDef {
+  std::string body;
+  Vec3 axis = Vec3::UnitZ();       // body coordinates
+  Vec3 direction = Vec3::UnitZ();  // world
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const OrientationDef&) const = default;
+};
 
 }  // namespace tether::core

@@ -23,29 +23,29 @@ void PointOnLine::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.point[1] = k.p - m_E.transpose() * out.D;  // foot of the perpendicular on the line
 }
 
-const ConstraintType& pointOnLineType() {
+const ConstraintType& PointOnLineDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::PointOnLine,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "point_on_line",
       .label = "Point on line",
       .description = "Keeps a body's point on a straight line in space; it slides freely along it. "
                      "Click a control point, then a point of the line (it runs across the screen).",
-      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "origin", .label = "Line origin", .kind = F::Kind::Position, .vector = &ConstraintDef::origin},
-                 {.key = "direction", .label = "Line direction", .kind = F::Kind::Direction, .vector = &ConstraintDef::direction}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<PointOnLine>(r.point(c.a), c.origin, c.direction)};
+      .defaults = PointOnLineDef{},
+      .fields = {field<&PointOnLineDef::point>("point", "Point", F::Kind::BodyPoint),
+                 field<&PointOnLineDef::origin>("origin", "Line origin", F::Kind::Position),
+                 field<&PointOnLineDef::direction>("direction", "Line direction", F::Kind::Direction)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& l = p.as<PointOnLineDef>();
+        return {std::make_shared<PointOnLine>(r.point(l.point), l.origin, l.direction)};
       },
       // the line, across the view
-      .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
-        const Vec3 d = c.direction.normalized();
+      .guides = [](const ConstraintParams& p, const GuideContext& g) -> std::vector<GuideSegment> {
+        const Vec3 d = p.as<PointOnLineDef>().direction.normalized();
         return {{g.at - g.span * d, g.at + g.span * d}};
       },
       .secondPrompt = "Click a point of the line (it runs across the screen through it). Esc cancels.",
-      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        out.constraint.origin = second.position;
-        out.constraint.direction = ctx.screenRight;
+      .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
+        out.constraint.params = PointOnLineDef{.point = first.ref, .origin = second.position, .direction = ctx.screenRight};
       },
   };
   return t;

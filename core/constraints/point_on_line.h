@@ -22,7 +22,14 @@ class PointOnLine final : public Constraint {
   Mat33 m_E;      // rows e1, e2 (third row zero)
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& pointOnLineType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body point kept on the world line through origin along direction.
+struct PointOnLineDef {
+  PointRef point;
+  Vec3 origin = Vec3::Zero();      // world, m
+  Vec3 direction = Vec3::UnitZ();  // world
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const PointOnLineDef&) const = default;
+};
 
 }  // namespace tether::core

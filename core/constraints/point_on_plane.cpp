@@ -17,24 +17,25 @@ void PointOnPlane::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.point[1] = k.p - out.D(0) * m_n;
 }
 
-const ConstraintType& pointOnPlaneType() {
+const ConstraintType& PointOnPlaneDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::PointOnPlane,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "point_on_plane",
       .label = "Point on plane",
       .description = "Keeps a body's point on a plane in space; it slides freely on it. "
                      "Click a control point, then a point of the plane (horizontal).",
-      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "origin", .label = "Plane origin", .kind = F::Kind::Position, .vector = &ConstraintDef::origin},
-                 {.key = "normal", .label = "Plane normal", .kind = F::Kind::Direction, .vector = &ConstraintDef::normal}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<PointOnPlane>(r.point(c.a), c.origin, c.normal)};
+      .defaults = PointOnPlaneDef{},
+      .fields = {field<&PointOnPlaneDef::point>("point", "Point", F::Kind::BodyPoint),
+                 field<&PointOnPlaneDef::origin>("origin", "Plane origin", F::Kind::Position),
+                 field<&PointOnPlaneDef::normal>("normal", "Plane normal", F::Kind::Direction)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& l = p.as<PointOnPlaneDef>();
+        return {std::make_shared<PointOnPlane>(r.point(l.point), l.origin, l.normal)};
       },
       // a small grid in the plane around the point (5 lines each way, 0.1 span across)
-      .guides = [](const ConstraintDef& c, const GuideContext& g) -> std::vector<GuideSegment> {
+      .guides = [](const ConstraintParams& p, const GuideContext& g) -> std::vector<GuideSegment> {
         Vec3 e1, e2;
-        orthonormalBasis(c.normal.normalized(), e1, e2);
+        orthonormalBasis(p.as<PointOnPlaneDef>().normal.normalized(), e1, e2);
         const double h = 0.05 * g.span;
         const Vec3& at = g.at;
         std::vector<GuideSegment> out;
@@ -45,9 +46,8 @@ const ConstraintType& pointOnPlaneType() {
         return out;
       },
       .secondPrompt = "Click a point of the plane (horizontal through it). Esc cancels.",
-      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext&, ToolResult& out) {
-        out.constraint.origin = second.position;
-        out.constraint.normal = Vec3::UnitZ();
+      .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext&, ToolResult& out) {
+        out.constraint.params = PointOnPlaneDef{.point = first.ref, .origin = second.position, .normal = Vec3::UnitZ()};
       },
   };
   return t;

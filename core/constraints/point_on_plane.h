@@ -21,7 +21,14 @@ class PointOnPlane final : public Constraint {
   Vec3 m_n;       // unit
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& pointOnPlaneType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body point kept on the world plane through origin normal to normal.
+struct PointOnPlaneDef {
+  PointRef point;
+  Vec3 origin = Vec3::Zero();   // world, m
+  Vec3 normal = Vec3::UnitZ();  // world
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const PointOnPlaneDef&) const = default;
+};
 
 }  // namespace tether::core

@@ -10,22 +10,23 @@ void PointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   pointPairRows(nail, anchorKinematics(m_point, ctx), out);
 }
 
-const ConstraintType& pointToNailType() {
+const ConstraintType& PointToNailDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::PointToNail,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "point_to_nail",
       .label = "Point to nail",
       .description = "Holds a body's point at a fixed point in space (a nail): the body hangs or swings from it. "
                      "Click a control point, then a nail or empty space.",
-      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "nail", .label = "Nail", .kind = F::Kind::Nail, .name = &ConstraintDef::nail}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<PointToNail>(r.point(c.a), r.nail(c.nail))};
+      .defaults = PointToNailDef{},
+      .fields = {field<&PointToNailDef::point>("point", "Point", F::Kind::BodyPoint),
+                 field<&PointToNailDef::nail>("nail", "Nail", F::Kind::Nail)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& n = p.as<PointToNailDef>();
+        return {std::make_shared<PointToNail>(r.point(n.point), r.nail(n.nail))};
       },
       .secondPrompt = "Click a nail, or empty space to make a nail there. Esc cancels.",
-      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        out.constraint.nail = nailForClick(second, ctx, out);
+      .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
+        out.constraint.params = PointToNailDef{.point = first.ref, .nail = nailForClick(second, ctx, out)};
       },
   };
   return t;

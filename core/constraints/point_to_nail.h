@@ -19,7 +19,13 @@ class PointToNail final : public Constraint {
   Vec3 m_nail;  // world, m
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& pointToNailType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body point held at a nail.
+struct PointToNailDef {
+  PointRef point;
+  std::string nail;
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const PointToNailDef&) const = default;
+};
 
 }  // namespace tether::core

@@ -8,23 +8,24 @@ void PointToPath::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   pointPairRows(anchorKinematics(m_path, ctx), anchorKinematics(m_point, ctx), out);
 }
 
-const ConstraintType& pointToPathType() {
+const ConstraintType& PointToPathDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::PointToPath,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "point_to_path",
       .label = "Point to path",
       .description = "Drags a body's point along a path that moves in time (a line, circle or spline). "
                      "Click a control point, then a path's moving point, or a spot to circle around.",
-      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "path", .label = "Path", .kind = F::Kind::Path, .name = &ConstraintDef::path}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<PointToPath>(r.point(c.a), r.path(c.path))};
+      .defaults = PointToPathDef{},
+      .fields = {field<&PointToPathDef::point>("point", "Point", F::Kind::BodyPoint),
+                 field<&PointToPathDef::path>("path", "Path", F::Kind::Path)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& d = p.as<PointToPathDef>();
+        return {std::make_shared<PointToPath>(r.point(d.point), r.path(d.path))};
       },
       .secondPrompt = "Click a path's moving point, or a spot: the point circles around it (4 s a turn). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
         if (second.kind == ConstraintClick::Kind::PathPoint) {
-          out.constraint.path = second.ref.target;
+          out.constraint.params = PointToPathDef{.point = first.ref, .path = second.ref.target};
           return;
         }
         // a circle about the second click through the point, in the work plane, 4 s a turn
@@ -42,7 +43,7 @@ const ConstraintType& pointToPathType() {
         path.radius = r.norm();
         path.u = r.normalized();
         path.period = 4.0;
-        out.constraint.path = path.name;
+        out.constraint.params = PointToPathDef{.point = first.ref, .path = path.name};
         out.newPaths.push_back(path);
       },
   };

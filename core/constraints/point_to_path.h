@@ -18,7 +18,13 @@ class PointToPath final : public Constraint {
   Anchor m_point, m_path;
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& pointToPathType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body point dragged along a path.
+struct PointToPathDef {
+  PointRef point;
+  std::string path;
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const PointToPathDef&) const = default;
+};
 
 }  // namespace tether::core

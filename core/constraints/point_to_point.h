@@ -19,7 +19,12 @@ class PointToPoint final : public Constraint {
   Anchor m_a, m_b;
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& pointToPointType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// Points a and b of two bodies joined.
+struct PointToPointDef {
+  PointRef a, b;
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const PointToPointDef&) const = default;
+};
 
 }  // namespace tether::core

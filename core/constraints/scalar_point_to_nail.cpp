@@ -22,22 +22,23 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
   distanceRows(nail, point, 0.0, out);
 }
 
-const ConstraintType& scalarPointToNailType() {
+const ConstraintType& ScalarPointToNailDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::ScalarPointToNail,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "scalar_point_to_nail",
       .label = "Scalar point to nail",
       .description = "The paper's scalar form of point-to-nail: one row, |P - X|^2 = 0, held by its stabilization "
                      "alone. Click a control point, then a nail or empty space.",
-      .fields = {{.key = "point", .label = "Point", .kind = F::Kind::BodyPoint, .point = &ConstraintDef::a},
-                 {.key = "nail", .label = "Nail", .kind = F::Kind::Nail, .name = &ConstraintDef::nail}},
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<ScalarPointToNail>(r.point(c.a), r.nail(c.nail))};
+      .defaults = ScalarPointToNailDef{},
+      .fields = {field<&ScalarPointToNailDef::point>("point", "Point", F::Kind::BodyPoint),
+                 field<&ScalarPointToNailDef::nail>("nail", "Nail", F::Kind::Nail)},
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& n = p.as<ScalarPointToNailDef>();
+        return {std::make_shared<ScalarPointToNail>(r.point(n.point), r.nail(n.nail))};
       },
       .secondPrompt = "Click a nail, or empty space to make a nail there. Esc cancels.",
-      .fromClicks = [](const ConstraintClick&, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        out.constraint.nail = nailForClick(second, ctx, out);
+      .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
+        out.constraint.params = ScalarPointToNailDef{.point = first.ref, .nail = nailForClick(second, ctx, out)};
       },
   };
   return t;

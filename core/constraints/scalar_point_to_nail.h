@@ -43,7 +43,13 @@ class ScalarPointToNail final : public Constraint {
   Vec3 m_nail;  // world, m
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& scalarPointToNailType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// A body point held at a nail by one scalar row.
+struct ScalarPointToNailDef {
+  PointRef point;
+  std::string nail;
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const ScalarPointToNailDef&) const = default;
+};
 
 }  // namespace tether::core

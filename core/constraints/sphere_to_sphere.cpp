@@ -15,25 +15,27 @@ double SphereToSphere::turnRate(const EvalContext& ctx) const {
   return separationTurnRate(anchorKinematics(a, ctx), anchorKinematics(b, ctx));
 }
 
-const ConstraintType& sphereToSphereType() {
+const ConstraintType& SphereToSphereDef::type() {
   using F = ConstraintField;
-  static const ConstraintType t{
-      .kind = ConstraintKind::SphereToSphere,
+  static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "sphere_to_sphere",
       .label = "Sphere to sphere",
       .description = "Keeps two spheres touching; they roll and slide on each other. "
                      "Click a point of one sphere, then a point of another.",
-      .fields = {{.key = "body_a", .label = "Sphere A", .kind = F::Kind::Body, .name = &ConstraintDef::bodyA},
-                 {.key = "body_b", .label = "Sphere B", .kind = F::Kind::Body, .name = &ConstraintDef::bodyB}},
-      .check = [](const Scene& s, const ConstraintDef& c, const std::string& where) {
-        for (const auto& [name, key] : {std::pair{&c.bodyA, ".body_a"}, std::pair{&c.bodyB, ".body_b"}})
+      .defaults = SphereToSphereDef{},
+      .fields = {field<&SphereToSphereDef::bodyA>("body_a", "Sphere A", F::Kind::Body),
+                 field<&SphereToSphereDef::bodyB>("body_b", "Sphere B", F::Kind::Body)},
+      .check = [](const Scene& s, const ConstraintParams& p, const std::string& where) {
+        const auto& d = p.as<SphereToSphereDef>();
+        for (const auto& [name, key] : {std::pair{&d.bodyA, ".body_a"}, std::pair{&d.bodyB, ".body_b"}})
           for (const BodyDef& b : s.bodies)
             if (b.name == *name && b.shape != Shape::Sphere) failAt(where + key, "\"" + b.name + "\" is not a sphere");
-        if (c.bodyA == c.bodyB) failAt(where + ".body_b", "must differ from body_a");
+        if (d.bodyA == d.bodyB) failAt(where + ".body_b", "must differ from body_a");
       },
-      .compile = [](const ConstraintDef& c, const ConstraintResolver& r) -> ConstraintParts {
-        return {std::make_shared<SphereToSphere>(r.body(c.bodyA), r.body(c.bodyB),
-                                                 r.bodyDef(c.bodyA).radius + r.bodyDef(c.bodyB).radius)};
+      .compile = [](const ConstraintParams& p, const ConstraintResolver& r) -> ConstraintParts {
+        const auto& d = p.as<SphereToSphereDef>();
+        return {std::make_shared<SphereToSphere>(r.body(d.bodyA), r.body(d.bodyB),
+                                                 r.bodyDef(d.bodyA).radius + r.bodyDef(d.bodyB).radius)};
       },
       .firstNeedsSphere = true,
       .firstPrompt = "Click a point of a sphere.",
@@ -43,9 +45,7 @@ const ConstraintType& sphereToSphereType() {
           out.error = "sphere-to-sphere needs points of two different spheres.";
           return;
         }
-        out.constraint.bodyA = first.ref.body;
-        out.constraint.bodyB = second.ref.body;
-        out.constraint.a = PointRef{};
+        out.constraint.params = SphereToSphereDef{.bodyA = first.ref.body, .bodyB = second.ref.body};
       },
   };
   return t;

@@ -22,7 +22,12 @@ class SphereToSphere final : public Constraint {
   double m_radiusSum;  // m
 };
 
-// The type's row in constraintTypes() (core/constraint_type.h).
-const ConstraintType& sphereToSphereType();
+// The definition's parameters (ConstraintDef::params; the file's keys, core/constraint_type.h).
+// Two sphere bodies kept touching.
+struct SphereToSphereDef {
+  std::string bodyA, bodyB;
+  static const ConstraintType& type();  // the type's row in constraintTypes()
+  bool operator==(const SphereToSphereDef&) const = default;
+};
 
 }  // namespace tether::core

@@ -63,13 +63,13 @@ BodyDef randomBody(const std::string& name, Shape shape, std::mt19937& rng) {
 
 // Builds a scene with two random bodies (spheres for sphere-to-sphere), a nail, a circle
 // path, and the one constraint under test, disabled so that it does not act.
-Scene fdScene(ConstraintKind kind, unsigned seed) {
+Scene fdScene(const ConstraintType& type, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   Scene s = test::paperScene();
   s.settings.gravityOn = false;
   s.settings.dt = 1e-5;
-  const bool spheres = kind == ConstraintKind::SphereToSphere;
+  const bool spheres = type.firstNeedsSphere;
   s.bodies.push_back(randomBody("a", spheres ? Shape::Sphere : Shape::Box, rng));
   s.bodies.push_back(randomBody("b", spheres ? Shape::Sphere : Shape::Rod, rng));
   s.nails.push_back({"nail", Vec3(u(rng), u(rng), u(rng))});
@@ -82,32 +82,33 @@ Scene fdScene(ConstraintKind kind, unsigned seed) {
   p.radius = 0.7;
   p.period = 1.3;
   s.paths.push_back(p);
-  ConstraintDef c;
-  c.name = "c";
-  c.kind = kind;
-  c.enabled = false;
-  c.a = pt("a", "p");
-  c.b = pt("b", "p");
-  c.nail = "nail";
-  c.path = "path";
-  c.bodyA = "a";
-  c.bodyB = "b";
-  c.axis = Vec3(u(rng), u(rng), u(rng));
-  c.direction = Vec3(u(rng), u(rng), u(rng));
-  c.origin = Vec3(u(rng), u(rng), u(rng));
-  c.normal = Vec3(u(rng), u(rng), u(rng));
-  c.length = 0.5;
-  c.axisB = Vec3(u(rng), u(rng), u(rng));
+  // every field of the type: points and bodies on "a" and "b" (b's keys end in b), random
+  // directions and positions
+  ConstraintDef c{.name = "c", .enabled = false, .params = type.defaults};
+  for (const ConstraintField& f : type.fields) {
+    const bool onB = std::string(f.key).ends_with("b");
+    using K = ConstraintField::Kind;
+    switch (f.kind) {
+      case K::BodyPoint:
+      case K::AnyPoint: f.point(c) = pt(onB ? "b" : "a", "p"); break;
+      case K::Nail: f.name(c) = "nail"; break;
+      case K::Path: f.name(c) = "path"; break;
+      case K::Body: f.name(c) = onB ? "b" : "a"; break;
+      case K::Direction:
+      case K::Position: f.vector(c) = Vec3(u(rng), u(rng), u(rng)); break;
+      case K::Length: f.number(c) = 0.5; break;
+    }
+  }
   s.constraints.push_back(c);
   return s;
 }
 
-class ConstraintFd : public ::testing::TestWithParam<ConstraintKind> {};
+class ConstraintFd : public ::testing::TestWithParam<const ConstraintType*> {};
 
 // every part of the definition (a hinge has two)
 TEST_P(ConstraintFd, RateAndAccelerationMatchFiniteDifferences) {
   for (unsigned seed = 1; seed <= 5; ++seed) {
-    auto sim = test::simulate(fdScene(GetParam(), seed));
+    auto sim = test::simulate(fdScene(*GetParam(), seed));
     const int parts = int(sim->model().constraints.size());
     const double h = 1e-4;
     ASSERT_TRUE(sim->advanceTo(0.3).ok);
@@ -130,18 +131,12 @@ TEST_P(ConstraintFd, RateAndAccelerationMatchFiniteDifferences) {
   }
 }
 
-std::vector<ConstraintKind> everyKind() {
-  std::vector<ConstraintKind> out;
-  for (const ConstraintType* t : constraintTypes()) out.push_back(t->kind);
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllTypes, ConstraintFd, ::testing::ValuesIn(everyKind()),
-                         [](const auto& info) { return std::string(toString(info.param)); });
+INSTANTIATE_TEST_SUITE_P(AllTypes, ConstraintFd, ::testing::ValuesIn(constraintTypes()),
+                         [](const auto& info) { return std::string(info.param->id); });
 
 // The Jacobian itself: D1 = J u + dD/dt|explicit, checked by perturbing one body's velocity.
 TEST_P(ConstraintFd, JacobianIsLinearInVelocities) {
-  auto sim = test::simulate(fdScene(GetParam(), 7));
+  auto sim = test::simulate(fdScene(*GetParam(), 7));
   const Model& m = sim->model();
   State st = sim->state();
   std::vector<BodyKinematics> kin;

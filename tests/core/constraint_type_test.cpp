@@ -4,9 +4,17 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "core/constraint.h"
 #include "core/constraint_type.h"
+#include "core/constraints/hinge.h"
+#include "core/constraints/point_on_line.h"
+#include "core/constraints/point_on_plane.h"
+#include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_point.h"
+#include "core/constraints/sphere_to_sphere.h"
+#include "core/constraints/distance.h"
 #include "core/model.h"
 #include "core/scene_edit.h"
 #include "core/scene_io.h"
@@ -36,9 +44,7 @@ Scene sceneWith(const ConstraintType& type) {
   p.name = "path1";
   p.velocity = Vec3(0.1, 0, 0);
   s.paths.push_back(p);
-  ConstraintDef c;
-  c.name = "c";
-  c.kind = type.kind;
+  ConstraintDef c{.name = "c", .params = type.defaults};
   for (const ConstraintField& f : type.fields) {
     using K = ConstraintField::Kind;
     switch (f.kind) {
@@ -47,15 +53,15 @@ Scene sceneWith(const ConstraintType& type) {
         PointRef r;
         r.body = std::string(f.key) == "b" ? "s1" : "rod";
         r.point = std::string(f.key) == "b" ? "center" : "end1";
-        c.*f.point = r;
+        f.point(c) = r;
         break;
       }
-      case K::Nail: c.*f.name = "nail1"; break;
-      case K::Path: c.*f.name = "path1"; break;
-      case K::Body: c.*f.name = std::string(f.key).ends_with("b") ? "s2" : "s1"; break;
-      case K::Direction: c.*f.vector = Vec3(0, 0.6, 0.8); break;
-      case K::Position: c.*f.vector = Vec3(0.25, -0.5, 2.0); break;
-      case K::Length: c.*f.number = 0.75; break;
+      case K::Nail: f.name(c) = "nail1"; break;
+      case K::Path: f.name(c) = "path1"; break;
+      case K::Body: f.name(c) = std::string(f.key).ends_with("b") ? "s2" : "s1"; break;
+      case K::Direction: f.vector(c) = Vec3(0, 0.6, 0.8); break;
+      case K::Position: f.vector(c) = Vec3(0.25, -0.5, 2.0); break;
+      case K::Length: f.number(c) = 0.75; break;
     }
   }
   s.constraints.push_back(c);
@@ -66,14 +72,14 @@ Scene sceneWith(const ConstraintType& type) {
 
 TEST(ConstraintTypes, EveryKindHasOneCompleteRow) {
   std::set<std::string> ids;
-  std::set<ConstraintKind> kinds;
   for (const ConstraintType* t : constraintTypes()) {
     SCOPED_TRACE(t->id);
     EXPECT_TRUE(ids.insert(t->id).second) << "duplicate id";
-    EXPECT_TRUE(kinds.insert(t->kind).second) << "duplicate kind";
-    EXPECT_EQ(&constraintType(t->kind), t);
     EXPECT_EQ(constraintTypeById(t->id), t);
-    EXPECT_STREQ(toString(t->kind), t->id);
+    EXPECT_EQ(constraintTypeIndex(t), int(ids.size()) - 1);
+    // the defaults hold the type's own struct, so a definition's kind is its row
+    EXPECT_EQ(&t->defaults.type(), t);
+    EXPECT_EQ((ConstraintDef{.params = t->defaults}.type().id), t->id);
     EXPECT_TRUE(t->compile);
     EXPECT_TRUE(t->fromClicks);
     EXPECT_GT(std::string(t->label).size(), 0u);
@@ -81,15 +87,15 @@ TEST(ConstraintTypes, EveryKindHasOneCompleteRow) {
     std::set<std::string> keys;
     for (const ConstraintField& f : t->fields) {
       EXPECT_TRUE(keys.insert(f.key).second) << "duplicate key " << f.key;
-      // exactly the member pointer its kind reads
-      const int set = (f.point != nullptr) + (f.name != nullptr) + (f.vector != nullptr) + (f.number != nullptr);
-      EXPECT_EQ(set, 1) << f.key;
-      if (f.isPoint()) EXPECT_TRUE(f.point) << f.key;
-      if (f.isName()) EXPECT_TRUE(f.name) << f.key;
-      if (f.kind == ConstraintField::Kind::Length) EXPECT_TRUE(f.number) << f.key;
+      // exactly one value kind, reached through the type's struct
+      EXPECT_EQ(f.isPoint() + f.isName() + f.isVector() + f.isNumber(), 1) << f.key;
+      ASSERT_TRUE(f.member && f.constMember) << f.key;
+      ConstraintDef c{.params = t->defaults};
+      EXPECT_EQ(f.member(c.params), f.constMember(std::as_const(c).params)) << f.key;
     }
   }
   EXPECT_EQ(constraintTypeById("no_such_type"), nullptr);
+  EXPECT_EQ(constraintTypeIndex(nullptr), -1);
 }
 
 TEST(ConstraintTypes, EveryTypeRoundTripsAndCompiles) {
@@ -139,15 +145,15 @@ TEST(ConstraintTypes, ReferencesFollowRenameAndRemove) {
       Scene s = sceneWith(*t);
       ObjectKind kind = ObjectKind::Body;
       std::string name;
-      if (f.isPoint()) name = (s.constraints[0].*f.point).body;
+      if (f.isPoint()) name = f.point(s.constraints[0]).body;
       else {
-        name = s.constraints[0].*f.name;
+        name = f.name(s.constraints[0]);
         if (f.kind == ConstraintField::Kind::Nail) kind = ObjectKind::Nail;
         if (f.kind == ConstraintField::Kind::Path) kind = ObjectKind::Path;
       }
       ASSERT_TRUE(renameObject(s, kind, name, "renamed"));
-      if (f.isPoint()) EXPECT_EQ((s.constraints[0].*f.point).body, "renamed") << f.key;
-      else EXPECT_EQ(s.constraints[0].*f.name, "renamed") << f.key;
+      if (f.isPoint()) EXPECT_EQ(f.point(s.constraints[0]).body, "renamed") << f.key;
+      else EXPECT_EQ(f.name(s.constraints[0]), "renamed") << f.key;
       EXPECT_NO_THROW(compile(s));
       ASSERT_TRUE(removeObject(s, kind, "renamed"));
       EXPECT_TRUE(s.constraints.empty()) << "a constraint outlived the " << f.key << " it refers to";
@@ -184,10 +190,10 @@ TEST(ConstraintTypes, ToolsMakeValidConstraintsFromTwoClicks) {
     const bool spheres = t->firstNeedsSphere;
     // second click on a point of another body (a sphere) for two-body types, empty space otherwise
     const ConstraintClick& first = spheres ? sphere1 : rodEnd;
-    const bool twoBodies = spheres || t->kind == ConstraintKind::PointToPoint || t->kind == ConstraintKind::Hinge;
+    const bool twoBodies = spheres || t == &PointToPointDef::type() || t == &HingeDef::type();
     const ToolResult r = constraintFromClicks(*t, first, twoBodies ? sphere2 : space, ctx);
     ASSERT_TRUE(r.error.empty()) << r.error;
-    EXPECT_EQ(r.constraint.kind, t->kind);
+    EXPECT_EQ(&r.constraint.type(), t);
     EXPECT_EQ(r.constraint.name.rfind(t->id, 0), 0u) << r.constraint.name;
     Scene s = sceneWith(*t);
     s.constraints = {r.constraint};
@@ -196,34 +202,33 @@ TEST(ConstraintTypes, ToolsMakeValidConstraintsFromTwoClicks) {
     EXPECT_NO_THROW(compile(s));
   }
   // what a tool refuses, with the reason
-  EXPECT_FALSE(constraintFromClicks(constraintType(ConstraintKind::SphereToSphere), rodEnd, sphere2, ctx).error.empty());
-  EXPECT_FALSE(constraintFromClicks(constraintType(ConstraintKind::SphereToSphere), sphere1, sphere1, ctx).error.empty());
-  EXPECT_FALSE(constraintFromClicks(constraintType(ConstraintKind::Distance), rodEnd, rodEnd, ctx).error.empty());
-  EXPECT_FALSE(constraintFromClicks(constraintType(ConstraintKind::PointToNail), space, space, ctx).error.empty());
+  EXPECT_FALSE(constraintFromClicks(SphereToSphereDef::type(), rodEnd, sphere2, ctx).error.empty());
+  EXPECT_FALSE(constraintFromClicks(SphereToSphereDef::type(), sphere1, sphere1, ctx).error.empty());
+  EXPECT_FALSE(constraintFromClicks(DistanceDef::type(), rodEnd, rodEnd, ctx).error.empty());
+  EXPECT_FALSE(constraintFromClicks(PointToNailDef::type(), space, space, ctx).error.empty());
   // a nail clicked is used, not duplicated
   ConstraintClick nail;
   nail.kind = ConstraintClick::Kind::Nail;
   nail.ref.target = "nail1";
-  const ToolResult pinned = constraintFromClicks(constraintType(ConstraintKind::PointToNail), rodEnd, nail, ctx);
-  EXPECT_EQ(pinned.constraint.nail, "nail1");
+  const ToolResult pinned = constraintFromClicks(PointToNailDef::type(), rodEnd, nail, ctx);
+  EXPECT_EQ(pinned.constraint.params.as<PointToNailDef>().nail, "nail1");
   EXPECT_TRUE(pinned.newNails.empty());
 }
 
 TEST(ConstraintTypes, GuidesLieOnTheLineAndPlane) {
-  ConstraintDef c;
-  c.direction = Vec3(0, 3, 4);
-  c.normal = Vec3(0, 0, 2);
+  const PointOnLineDef line{.direction = Vec3(0, 3, 4)};
+  const PointOnPlaneDef plane{.normal = Vec3(0, 0, 2)};
   const Vec3 at(1, 2, 3);
   GuideContext g;
   g.at = at;
   g.span = 10.0;
-  const auto line = constraintType(ConstraintKind::PointOnLine).guides(c, g);
-  ASSERT_EQ(line.size(), 1u);
-  EXPECT_NEAR((line[0].b - line[0].a).normalized().dot(Vec3(0, 0.6, 0.8)), 1.0, 1e-12);
-  EXPECT_NEAR(((line[0].a + line[0].b) / 2 - at).norm(), 0.0, 1e-12);
-  for (const GuideSegment& g : constraintType(ConstraintKind::PointOnPlane).guides(c, g)) {
+  const auto guide = PointOnLineDef::type().guides(line, g);
+  ASSERT_EQ(guide.size(), 1u);
+  EXPECT_NEAR((guide[0].b - guide[0].a).normalized().dot(Vec3(0, 0.6, 0.8)), 1.0, 1e-12);
+  EXPECT_NEAR(((guide[0].a + guide[0].b) / 2 - at).norm(), 0.0, 1e-12);
+  for (const GuideSegment& g : PointOnPlaneDef::type().guides(plane, g)) {
     EXPECT_NEAR(g.a.z(), at.z(), 1e-12);
     EXPECT_NEAR(g.b.z(), at.z(), 1e-12);
   }
-  EXPECT_FALSE(constraintType(ConstraintKind::PointToNail).guides);
+  EXPECT_FALSE(PointToNailDef::type().guides);
 }

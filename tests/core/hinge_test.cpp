@@ -35,14 +35,7 @@ BodyDef fixedPost() {
 }
 
 ConstraintDef hinge(const PointRef& a, const Vec3& axisA, const PointRef& b, const Vec3& axisB) {
-  ConstraintDef c;
-  c.name = "hinge";
-  c.kind = ConstraintKind::Hinge;
-  c.a = a;
-  c.b = b;
-  c.axis = axisA;
-  c.axisB = axisB;
-  return c;
+  return {.name = "hinge", .params = HingeDef{.a = a, .b = b, .axisA = axisA, .axisB = axisB}};
 }
 
 // A rod hinged by its end to a fixed post about the world y axis, released 0.05 rad from

@@ -67,10 +67,11 @@ TEST(LongRun, OrientationConstraintDoesNoWork) {
     if (withOrientation) {
       ConstraintDef c;
       c.name = "keep";
-      c.kind = ConstraintKind::Orientation;
-      c.bodyA = "rod";
-      c.axis = s.bodies[0].orientation.conjugate() * Vec3::UnitY();  // the local axis along world y
-      c.direction = Vec3(0, std::cos(0.05), std::sin(0.05));
+      OrientationDef cDef;
+      cDef.body = "rod";
+      cDef.axis = s.bodies[0].orientation.conjugate() * Vec3::UnitY();  // the local axis along world y
+      cDef.direction = Vec3(0, std::cos(0.05), std::sin(0.05));
+      c.params = cDef;
       s.constraints.push_back(c);
     }
     Simulation sim(std::make_shared<const Model>(compile(s)));
@@ -148,10 +149,11 @@ TEST(LongRun, StiffSpringOnASliderKeepsItsEnergy) {
   s.bodies.push_back(test::sphere("bead", Vec3(0.5, 0, 1), 0.05));  // 0.52 kg
   ConstraintDef line;
   line.name = "rail";
-  line.kind = ConstraintKind::PointOnLine;
-  line.a = pt("bead", "center");
-  line.origin = Vec3(0, 0, 1);
-  line.direction = Vec3::UnitX();
+  PointOnLineDef lineDef;
+  lineDef.point = pt("bead", "center");
+  lineDef.origin = Vec3(0, 0, 1);
+  lineDef.direction = Vec3::UnitX();
+  line.params = lineDef;
   s.constraints.push_back(line);
   s.forces.push_back(test::springToNail("spring", "anchor", pt("bead", "center"), 3500.0, 0.1));  // w = 82 rad/s
   Simulation sim(std::make_shared<const Model>(compile(s)));
@@ -227,9 +229,10 @@ TEST(LongRun, SpinningRodAssemblesOnTausScheduleAndKeepsItsEnergy) {
   s.bodies.push_back(b);
   ConstraintDef c;
   c.name = "pin";
-  c.kind = ConstraintKind::PointToNail;
-  c.a = pt("rod", "end2");
-  c.nail = "nail";
+  PointToNailDef cDef;
+  cDef.point = pt("rod", "end2");
+  cDef.nail = "nail";
+  c.params = cDef;
   s.constraints.push_back(c);
   Simulation sim(std::make_shared<const Model>(compile(s)));
   ASSERT_TRUE(sim.advanceTo(15.0 * s.settings.defaultTau).ok);
@@ -264,9 +267,10 @@ void expectScalarPinAssemblesAndHolds(const Vec3& nail, double length, const Vec
   s.bodies.push_back(b);
   ConstraintDef c;
   c.name = "pin";
-  c.kind = ConstraintKind::ScalarPointToNail;
-  c.a = pt("rod", point);
-  c.nail = "nail";
+  ScalarPointToNailDef cDef;
+  cDef.point = pt("rod", point);
+  cDef.nail = "nail";
+  c.params = cDef;
   s.constraints.push_back(c);
   Simulation sim(std::make_shared<const Model>(compile(s)));
   std::vector<double> dev;
@@ -305,15 +309,17 @@ TEST(LongRun, OrbitOnSphereToSphereIsSubsteppedAndKeepsItsEnergy) {
   s.bodies.push_back(b);
   ConstraintDef pin;
   pin.name = "pin";
-  pin.kind = ConstraintKind::PointToNail;
-  pin.a = pt("a", "center");
-  pin.nail = "nail";
+  PointToNailDef pinDef;
+  pinDef.point = pt("a", "center");
+  pinDef.nail = "nail";
+  pin.params = pinDef;
   s.constraints.push_back(pin);
   ConstraintDef touch;
   touch.name = "touch";
-  touch.kind = ConstraintKind::SphereToSphere;
-  touch.bodyA = "a";
-  touch.bodyB = "b";
+  SphereToSphereDef touchDef;
+  touchDef.bodyA = "a";
+  touchDef.bodyB = "b";
+  touch.params = touchDef;
   s.constraints.push_back(touch);
   Simulation sim(std::make_shared<const Model>(compile(s)));
   const double e0 = energy(sim.model(), sim.state()).total();

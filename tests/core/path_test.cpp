@@ -69,12 +69,7 @@ TEST(Path, SpeedEventsRunThePathsClockFromWhereThePointIs) {
   line.velocity = Vec3(0.5, 0, 0);
   s.paths.push_back(line);
   s.bodies.push_back(test::sphere("ball", Vec3(0, 0, 1), 0.05));
-  ConstraintDef c;
-  c.name = "ride";
-  c.kind = ConstraintKind::PointToPath;
-  c.a = test::pt("ball", "center");
-  c.path = "rail";
-  s.constraints.push_back(c);
+  s.constraints.push_back({.name = "ride", .params = PointToPathDef{.point = test::pt("ball", "center"), .path = "rail"}});
   EventDef faster;
   faster.time = 1.0;
   faster.action = EventAction::Set;

@@ -186,14 +186,8 @@ TEST(Physics, OrientationAlignsWithCriticallyDampedApproach) {
   s.settings.gravityOn = false;
   const double tau = 0.1, angle = 100.0 * M_PI / 180.0;
   s.bodies.push_back(test::rod("rod", Vec3::Zero(), Vec3(std::sin(angle), 0, std::cos(angle)), 0.02));
-  ConstraintDef c;
-  c.name = "align";
-  c.kind = ConstraintKind::Orientation;
-  c.bodyA = "rod";
-  c.axis = Vec3::UnitZ();
-  c.direction = Vec3::UnitZ();
-  c.tau = tau;
-  s.constraints.push_back(c);
+  s.constraints.push_back(
+      {.name = "align", .tau = tau, .params = OrientationDef{.body = "rod", .axis = Vec3::UnitZ(), .direction = Vec3::UnitZ()}});
   auto sim = test::simulate(s);
   const double D0 = 2.0 * std::tan(0.5 * angle);
   double worst = 0.0;
@@ -225,13 +219,7 @@ Scene circlePathScene(double tau, bool startMoving) {
   BodyDef ball = test::sphere("ball", x0.x, 0.05);
   if (startMoving) ball.velocity = x0.v;
   s.bodies.push_back(ball);
-  ConstraintDef c;
-  c.name = "follow";
-  c.kind = ConstraintKind::PointToPath;
-  c.a = pt("ball", "center");
-  c.path = "circle";
-  c.tau = tau;
-  s.constraints.push_back(c);
+  s.constraints.push_back({.name = "follow", .tau = tau, .params = PointToPathDef{.point = pt("ball", "center"), .path = "circle"}});
   return s;
 }
 

@@ -13,11 +13,7 @@ Scene sceneWithEverything() {
   Scene s = compoundPendulum(0.1);
   s.paths.push_back({});
   s.paths.back().name = "track";
-  s.constraints.push_back({});
-  s.constraints.back().name = "follow";
-  s.constraints.back().kind = ConstraintKind::PointToPath;
-  s.constraints.back().a = pt("lower", "end2");
-  s.constraints.back().path = "track";
+  s.constraints.push_back({.name = "follow", .params = PointToPathDef{.point = pt("lower", "end2"), .path = "track"}});
   s.forces.push_back(springToNail("spring", "nail", pt("lower", "center"), 5.0));
   ForceDef damp;
   damp.name = "air";
@@ -43,9 +39,9 @@ TEST(SceneEdit, RenameUpdatesEveryReference) {
   ASSERT_TRUE(renameObject(s, ObjectKind::Constraint, "joint", "hinge"));
   EXPECT_NO_THROW(validateScene(s));
   EXPECT_EQ(s.constraints[1].name, "hinge");
-  EXPECT_EQ(s.constraints[1].b.body, "arm");
-  EXPECT_EQ(s.constraints[0].nail, "pivot");
-  EXPECT_EQ(s.constraints[2].path, "rail");
+  EXPECT_EQ(test::def<PointToPointDef>(s.constraints[1]).b.body, "arm");
+  EXPECT_EQ(test::def<PointToNailDef>(s.constraints[0]).nail, "pivot");
+  EXPECT_EQ(test::def<PointToPathDef>(s.constraints[2]).path, "rail");
   EXPECT_EQ(s.forces[0].b.body, "arm");
   EXPECT_EQ(s.forces[0].a.target, "pivot");
   EXPECT_EQ(s.forces[1].bodies[1], "arm");

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/constraints/distance.h"
 #include "core/scene_io.h"
 
 namespace tether::core {
@@ -196,7 +197,7 @@ TEST(SceneIo, RoundTripKeepsEveryField) {
   EXPECT_EQ(b.settings.projectionTolerance, 2.5e-9);
   EXPECT_FALSE(b.bodies[1].active);
   EXPECT_EQ(b.forces[0].b.kind, PointRef::Kind::BodyLocal);
-  EXPECT_EQ(b.constraints[7].a.kind, PointRef::Kind::Nail);
+  EXPECT_EQ(b.constraints[7].params.as<DistanceDef>().a.kind, PointRef::Kind::Nail);
   EXPECT_EQ(b.events.size(), 6u);
   EXPECT_EQ(b.events[3].value.size(), 3u);
   // the quaternion written by the first save is read back bit for bit

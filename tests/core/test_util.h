@@ -1,10 +1,22 @@
-// Helpers shared by the core tests: small scene builders and simulation drivers.
+// Helpers shared by the core tests: small scene builders and simulation drivers. Every
+// constraint type's struct is included, so a test builds a definition in place:
+//   ConstraintDef{.name = "rope", .params = DistanceDef{.a = pt("r", "end2"), .b = ..., .length = 0.6}}
 #pragma once
 
 #include <memory>
 #include <random>
 #include <string>
 
+#include "core/constraints/distance.h"
+#include "core/constraints/hinge.h"
+#include "core/constraints/orientation.h"
+#include "core/constraints/point_on_line.h"
+#include "core/constraints/point_on_plane.h"
+#include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_path.h"
+#include "core/constraints/point_to_point.h"
+#include "core/constraints/scalar_point_to_nail.h"
+#include "core/constraints/sphere_to_sphere.h"
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/scene.h"
@@ -44,6 +56,10 @@ inline BodyDef sphere(const std::string& name, const Vec3& at, double radius = 0
   return b;
 }
 
+// A definition's parameters as its type's struct: def<OrientationDef>(s.constraints[3]).axis.
+template <class Def> Def& def(ConstraintDef& c) { return c.params.as<Def>(); }
+template <class Def> const Def& def(const ConstraintDef& c) { return c.params.as<Def>(); }
+
 inline PointRef pt(const std::string& body, const std::string& point) {
   PointRef r;
   r.kind = PointRef::Kind::BodyPoint;
@@ -54,22 +70,11 @@ inline PointRef pt(const std::string& body, const std::string& point) {
 
 inline ConstraintDef pointToNail(const std::string& name, const PointRef& p, const std::string& nail,
                                  std::optional<double> tau = std::nullopt) {
-  ConstraintDef c;
-  c.name = name;
-  c.kind = ConstraintKind::PointToNail;
-  c.a = p;
-  c.nail = nail;
-  c.tau = tau;
-  return c;
+  return {.name = name, .tau = tau, .params = PointToNailDef{.point = p, .nail = nail}};
 }
 
 inline ConstraintDef pointToPoint(const std::string& name, const PointRef& a, const PointRef& b) {
-  ConstraintDef c;
-  c.name = name;
-  c.kind = ConstraintKind::PointToPoint;
-  c.a = a;
-  c.b = b;
-  return c;
+  return {.name = name, .params = PointToPointDef{.a = a, .b = b}};
 }
 
 inline ForceDef springToNail(const std::string& name, const std::string& nail, const PointRef& p, double stiffness,
@@ -136,43 +141,18 @@ inline Scene mixedScene(bool withOrientation) {
   s.nails.push_back({"n", Vec3::Zero()});
   s.constraints.push_back(pointToNail("pin", pt("r1", "end1"), "n"));
   s.constraints.push_back(pointToPoint("joint", pt("r1", "end2"), pt("r2", "end1")));
-  ConstraintDef d;
-  d.name = "rope";
-  d.kind = ConstraintKind::Distance;
-  d.a = pt("r2", "end2");
-  d.b = pt("s1", "center");
-  d.length = 0.6;
-  s.constraints.push_back(d);
-  ConstraintDef ss;
-  ss.name = "touch";
-  ss.kind = ConstraintKind::SphereToSphere;
-  ss.bodyA = "s1";
-  ss.bodyB = "s2";
-  s.constraints.push_back(ss);
-  ConstraintDef line;
-  line.name = "rail";
-  line.kind = ConstraintKind::PointOnLine;
-  line.a = pt("box", "center");
-  line.origin = Vec3(0, -0.5, 0);
-  line.direction = Vec3(1, 0, 0.2);
-  s.constraints.push_back(line);
-  ConstraintDef plane;
-  plane.name = "floor";
-  plane.kind = ConstraintKind::PointOnPlane;
-  plane.a = pt("box", "corner0");
-  plane.origin = Vec3::Zero();
-  plane.normal = Vec3(0, 0, 1);
-  s.constraints.push_back(plane);
+  s.constraints.push_back({.name = "rope", .params = DistanceDef{.a = pt("r2", "end2"), .b = pt("s1", "center"), .length = 0.6}});
+  s.constraints.push_back({.name = "touch", .params = SphereToSphereDef{.bodyA = "s1", .bodyB = "s2"}});
+  s.constraints.push_back({.name = "rail",
+                           .params = PointOnLineDef{.point = pt("box", "center"),
+                                                    .origin = Vec3(0, -0.5, 0),
+                                                    .direction = Vec3(1, 0, 0.2)}});
+  s.constraints.push_back(
+      {.name = "floor", .params = PointOnPlaneDef{.point = pt("box", "corner0"), .origin = Vec3::Zero(), .normal = Vec3(0, 0, 1)}});
   s.constraints.push_back(pointToPoint("hook", pt("box", "right"), pt("r1", "center")));
-  if (withOrientation) {
-    ConstraintDef o;
-    o.name = "upright";
-    o.kind = ConstraintKind::Orientation;
-    o.bodyA = "r2";
-    o.axis = Vec3::UnitZ();
-    o.direction = Vec3(0.3, 1, 0.2);
-    s.constraints.push_back(o);
-  }
+  if (withOrientation)
+    s.constraints.push_back(
+        {.name = "upright", .params = OrientationDef{.body = "r2", .axis = Vec3::UnitZ(), .direction = Vec3(0.3, 1, 0.2)}});
   return s;
 }
 

@@ -17,6 +17,7 @@
 namespace tether::core {
 namespace {
 
+using test::def;
 using test::pt;
 
 PointRef nailRef(const std::string& nail) {
@@ -49,7 +50,7 @@ EventDef event(double time, EventAction action, const std::string& target, const
 //   nails      0 n1, 1 n2
 //   paths      0 line, 1 circle, 2 spline
 //   forces     0 spring, 1 drag (damping), 2 twist (torsion spring), 3 push (constant force), 4 turn (constant torque)
-//   constraints, in ConstraintKind order: 0 pin (point-to-nail), 1 joint (point-to-point), 2 ride (point-to-path),
+//   constraints, in the table's order: 0 pin (point-to-nail), 1 joint (point-to-point), 2 ride (point-to-path),
 //     3 upright (orientation), 4 rail (point-on-line), 5 floor (point-on-plane), 6 touch (sphere-to-sphere),
 //     7 tether (distance), 8 sling (scalar point-to-nail), 9 door (hinge)
 //   events     0 create ring, 1 remove ball2, 2 disable pin, 3 enable spring, 4 set spring.stiffness,
@@ -130,61 +131,21 @@ Scene everything() {
 
   s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "n1"));
   s.constraints.push_back(test::pointToPoint("joint", pt("rod", "end2"), pt("crate", "hook")));
-  ConstraintDef c;
-  c.name = "ride";
-  c.kind = ConstraintKind::PointToPath;
-  c.a = pt("ball", "center");
-  c.path = "circle";
-  c.tau = 0.2;
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "upright";
-  c.kind = ConstraintKind::Orientation;
-  c.bodyA = "crate";
-  c.axis = Vec3::UnitZ();
-  c.direction = Vec3(0, 0.1, 1);
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "rail";
-  c.kind = ConstraintKind::PointOnLine;
-  c.a = pt("ball2", "top");
-  c.origin = Vec3(2, 0, 0);
-  c.direction = Vec3(0, 0, 1);
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "floor";
-  c.kind = ConstraintKind::PointOnPlane;
-  c.a = pt("crate", "corner0");
-  c.origin = Vec3::Zero();
-  c.normal = Vec3::UnitZ();
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "touch";
-  c.kind = ConstraintKind::SphereToSphere;
-  c.bodyA = "ball";
-  c.bodyB = "ball2";
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "tether";
-  c.kind = ConstraintKind::Distance;
-  c.a = nailRef("n2");
-  c.b = pt("ring", "east");
-  c.length = 0.8;
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "sling";
-  c.kind = ConstraintKind::ScalarPointToNail;
-  c.a = pt("ring", "west");
-  c.nail = "n2";
-  s.constraints.push_back(c);
-  c = {};
-  c.name = "door";
-  c.kind = ConstraintKind::Hinge;
-  c.a = pt("ground", "top");
-  c.b = localRef("crate", Vec3(0, 0, -0.1));
-  c.axis = Vec3::UnitZ();
-  c.axisB = Vec3::UnitZ();
-  s.constraints.push_back(c);
+  s.constraints.push_back({.name = "ride", .tau = 0.2, .params = PointToPathDef{.point = pt("ball", "center"), .path = "circle"}});
+  s.constraints.push_back(
+      {.name = "upright", .params = OrientationDef{.body = "crate", .axis = Vec3::UnitZ(), .direction = Vec3(0, 0.1, 1)}});
+  s.constraints.push_back(
+      {.name = "rail", .params = PointOnLineDef{.point = pt("ball2", "top"), .origin = Vec3(2, 0, 0), .direction = Vec3(0, 0, 1)}});
+  s.constraints.push_back(
+      {.name = "floor", .params = PointOnPlaneDef{.point = pt("crate", "corner0"), .origin = Vec3::Zero(), .normal = Vec3::UnitZ()}});
+  s.constraints.push_back({.name = "touch", .params = SphereToSphereDef{.bodyA = "ball", .bodyB = "ball2"}});
+  s.constraints.push_back({.name = "tether", .params = DistanceDef{.a = nailRef("n2"), .b = pt("ring", "east"), .length = 0.8}});
+  s.constraints.push_back({.name = "sling", .params = ScalarPointToNailDef{.point = pt("ring", "west"), .nail = "n2"}});
+  s.constraints.push_back({.name = "door",
+                           .params = HingeDef{.a = pt("ground", "top"),
+                                              .b = localRef("crate", Vec3(0, 0, -0.1)),
+                                              .axisA = Vec3::UnitZ(),
+                                              .axisB = Vec3::UnitZ()}});
 
   s.events.push_back(event(0.5, EventAction::Create, "ring"));
   s.events.push_back(event(3.0, EventAction::Remove, "ball2"));
@@ -238,8 +199,8 @@ TEST(Validate, ASceneWithEveryKindOfObjectIsValid) {
   EXPECT_NO_THROW(compile(s));
   EXPECT_EQ(errorOf(Scene{}), "(no error)");  // the empty scene of File > New
   // every constraint type and every event action is present
-  std::set<ConstraintKind> kinds;
-  for (const ConstraintDef& c : s.constraints) kinds.insert(c.kind);
+  std::set<const ConstraintType*> kinds;
+  for (const ConstraintDef& c : s.constraints) kinds.insert(&c.type());
   EXPECT_EQ(kinds.size(), 10u);
   std::set<EventAction> actions;
   for (const EventDef& e : s.events) actions.insert(e.action);
@@ -418,34 +379,34 @@ TEST(Validate, ConstraintFieldsAreCheckedByTheirKind) {
       {"tau 2e9", [](Scene& s) { s.constraints[2].tau = 2e9; }, "constraints[2].tau: must be between 1e-09 and 1e+09 s (is 2e+09)"},
       // a body point: the control point exists (the list includes the body's own points), the
       // body exists, a local point is in range, and it is not a nail or path
-      {"missing control point", [](Scene& s) { s.constraints[1].b = pt("crate", "lid"); },
+      {"missing control point", [](Scene& s) { def<PointToPointDef>(s.constraints[1]).b = pt("crate", "lid"); },
        "constraints[1].b: body \"crate\" has no control point \"lid\" (it has: center, top, bottom, right, left, back, "
        "front, corner0, corner1, corner2, corner3, corner4, corner5, corner6, corner7, hook)"},
-      {"missing body", [](Scene& s) { s.constraints[0].a = pt("ghost", "center"); }, "constraints[0].point: no body named \"ghost\""},
-      {"local point on a missing body", [](Scene& s) { s.constraints[9].b = localRef("ghost", Vec3::Zero()); },
+      {"missing body", [](Scene& s) { def<PointToNailDef>(s.constraints[0]).point = pt("ghost", "center"); }, "constraints[0].point: no body named \"ghost\""},
+      {"local point on a missing body", [](Scene& s) { def<HingeDef>(s.constraints[9]).b = localRef("ghost", Vec3::Zero()); },
        "constraints[9].b: no body named \"ghost\""},
-      {"a point that is a nail", [](Scene& s) { s.constraints[4].a = nailRef("n1"); },
+      {"a point that is a nail", [](Scene& s) { def<PointOnLineDef>(s.constraints[4]).point = nailRef("n1"); },
        "constraints[4].point: must be a point on a body (to hold it at a fixed or moving point, use point-to-nail or "
        "point-to-path, or join it to a fixed body)"},
-      {"any point: a missing nail", [](Scene& s) { s.constraints[7].a = nailRef("n9"); }, "constraints[7].a: no nail named \"n9\""},
+      {"any point: a missing nail", [](Scene& s) { def<DistanceDef>(s.constraints[7]).a = nailRef("n9"); }, "constraints[7].a: no nail named \"n9\""},
       // references by kind
-      {"nail missing", [](Scene& s) { s.constraints[0].nail = "n9"; }, "constraints[0].nail: no nail named \"n9\""},
-      {"nail is a body", [](Scene& s) { s.constraints[8].nail = "rod"; }, "constraints[8].nail: \"rod\" is a body, not a nail"},
-      {"path is a nail", [](Scene& s) { s.constraints[2].path = "n1"; }, "constraints[2].path: \"n1\" is a nail, not a path"},
-      {"body is a force", [](Scene& s) { s.constraints[3].bodyA = "drag"; }, "constraints[3].body: \"drag\" is a force, not a body"},
+      {"nail missing", [](Scene& s) { def<PointToNailDef>(s.constraints[0]).nail = "n9"; }, "constraints[0].nail: no nail named \"n9\""},
+      {"nail is a body", [](Scene& s) { def<ScalarPointToNailDef>(s.constraints[8]).nail = "rod"; }, "constraints[8].nail: \"rod\" is a body, not a nail"},
+      {"path is a nail", [](Scene& s) { def<PointToPathDef>(s.constraints[2]).path = "n1"; }, "constraints[2].path: \"n1\" is a nail, not a path"},
+      {"body is a force", [](Scene& s) { def<OrientationDef>(s.constraints[3]).body = "drag"; }, "constraints[3].body: \"drag\" is a force, not a body"},
       // values by kind
-      {"direction zero", [](Scene& s) { s.constraints[3].axis = Vec3::Zero(); }, "constraints[3].axis: must not be the zero vector"},
-      {"hinge axis in b zero", [](Scene& s) { s.constraints[9].axisB = Vec3::Zero(); },
+      {"direction zero", [](Scene& s) { def<OrientationDef>(s.constraints[3]).axis = Vec3::Zero(); }, "constraints[3].axis: must not be the zero vector"},
+      {"hinge axis in b zero", [](Scene& s) { def<HingeDef>(s.constraints[9]).axisB = Vec3::Zero(); },
        "constraints[9].axis_b: must not be the zero vector"},
-      {"plane normal NaN", [](Scene& s) { s.constraints[5].normal = Vec3(0, kNaN, 1); },
+      {"plane normal NaN", [](Scene& s) { def<PointOnPlaneDef>(s.constraints[5]).normal = Vec3(0, kNaN, 1); },
        "constraints[5].normal[1]: must be between -1e+09 and 1e+09 (is nan)"},
-      {"position far out", [](Scene& s) { s.constraints[5].origin.z() = 2e9; },
+      {"position far out", [](Scene& s) { def<PointOnPlaneDef>(s.constraints[5]).origin.z() = 2e9; },
        "constraints[5].origin[2]: must be between -1e+09 and 1e+09 m (is 2e+09)"},
-      {"length 0", [](Scene& s) { s.constraints[7].length = 0; }, "constraints[7].length: must be > 0 (is 0)"},
-      {"length 2e9", [](Scene& s) { s.constraints[7].length = 2e9; },
+      {"length 0", [](Scene& s) { def<DistanceDef>(s.constraints[7]).length = 0; }, "constraints[7].length: must be > 0 (is 0)"},
+      {"length 2e9", [](Scene& s) { def<DistanceDef>(s.constraints[7]).length = 2e9; },
        "constraints[7].length: must be between 1e-09 and 1e+09 m (is 2e+09)"},
       // then the type's own check (core/constraints/)
-      {"point-to-point on one body", [](Scene& s) { s.constraints[1].b = pt("rod", "center"); },
+      {"point-to-point on one body", [](Scene& s) { def<PointToPointDef>(s.constraints[1]).b = pt("rod", "center"); },
        "constraints[1].b: is on the same body as a (\"rod\")"},
   });
 }
@@ -547,9 +508,9 @@ TEST(Validate, AbsurdValuesAreRefusedWithTheirRange) {
        "settings.gravity[2]: must be between -1e+06 and 1e+06 m/s^2 (is -1e+12)"},
       {"nail far away", [](Scene& s) { s.nails[0].position.x() = 1e15; },
        "nails[0].position[0]: must be between -1e+09 and 1e+09 m (is 1e+15)"},
-      {"direction whose norm overflows", [](Scene& s) { s.constraints[4].direction = Vec3(1e200, 1e200, 0); },
+      {"direction whose norm overflows", [](Scene& s) { def<PointOnLineDef>(s.constraints[4]).direction = Vec3(1e200, 1e200, 0); },
        "constraints[4].direction[0]: must be between -1e+09 and 1e+09 (is 1e+200)"},
-      {"local point far out, named as in the file", [](Scene& s) { s.constraints[0].a = localRef("rod", Vec3(0, 0, 1e300)); },
+      {"local point far out, named as in the file", [](Scene& s) { def<PointToNailDef>(s.constraints[0]).point = localRef("rod", Vec3(0, 0, 1e300)); },
        "constraints[0].point.local[2]: must be between -1e+09 and 1e+09 m (is 1e+300)"},
       {"gravity set by an event", [](Scene& s) { s.events[8].value = {0, 0, -2e6}; },
        "events[8].value[2]: must be between -1e+06 and 1e+06 m/s^2 (is -2e+06)"},

@@ -126,13 +126,7 @@ TEST(VelocityLevel, HeldConstraintsCancelTheirWholeDeviationOverTheScenesStep) {
     rod.position = Vec3(offset, 0.0, -0.5);  // end1 at (offset, 0, -1), end2 at (offset, 0, 0)
     s.bodies.push_back(rod);
     s.nails.push_back({"nail", Vec3::Zero()});
-    ConstraintDef c;
-    c.name = "pin";
-    c.kind = ConstraintKind::PointToNail;
-    c.a.body = "rod";
-    c.a.point = "end2";
-    c.nail = "nail";
-    s.constraints.push_back(c);
+    s.constraints.push_back({.name = "pin", .params = PointToNailDef{.point = test::pt("rod", "end2"), .nail = "nail"}});
     auto model = std::make_shared<const Model>(compile(s));
     State st = model->initialState();
     st.memory.assembled.assign(1, 1);  // held since an earlier step
@@ -251,16 +245,10 @@ TEST(VelocityLevel, TautChainUnderAHeavyLoadSwingsWithoutZigzag) {
     r.position = (i + 0.5) * length * down;
     r.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), down);  // end1 up, end2 down
     s.bodies.push_back(r);
-    ConstraintDef c;
-    c.name = "joint" + std::to_string(i);
-    c.kind = i == 0 ? ConstraintKind::PointToNail : ConstraintKind::PointToPoint;
-    c.a.body = r.name;
-    c.a.point = "end1";
-    if (i == 0) c.nail = "nail";
-    else {
-      c.b.body = "rod" + std::to_string(i - 1);
-      c.b.point = "end2";
-    }
+    const PointRef top = test::pt(r.name, "end1");
+    ConstraintDef c{.name = "joint" + std::to_string(i)};
+    if (i == 0) c.params = PointToNailDef{.point = top, .nail = "nail"};
+    else c.params = PointToPointDef{.a = top, .b = test::pt("rod" + std::to_string(i - 1), "end2")};
     s.constraints.push_back(c);
   }
   BodyDef lamp;
@@ -271,14 +259,8 @@ TEST(VelocityLevel, TautChainUnderAHeavyLoadSwingsWithoutZigzag) {
   lamp.position = (n * length + lampRadius) * down;
   lamp.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), -down);  // its top towards the chain
   s.bodies.push_back(lamp);
-  ConstraintDef hook;
-  hook.name = "hook";
-  hook.kind = ConstraintKind::PointToPoint;
-  hook.a.body = "lamp";
-  hook.a.point = "top";
-  hook.b.body = "rod" + std::to_string(n - 1);
-  hook.b.point = "end2";
-  s.constraints.push_back(hook);
+  s.constraints.push_back(
+      {.name = "hook", .params = PointToPointDef{.a = test::pt("lamp", "top"), .b = test::pt("rod" + std::to_string(n - 1), "end2")}});
 
   auto model = std::make_shared<const Model>(compile(s));
   Simulation sim(model);

@@ -7,6 +7,9 @@
 #include <memory>
 
 #include "core/constraint_type.h"
+#include "core/constraints/hinge.h"
+#include "core/constraints/point_on_line.h"
+#include "core/constraints/point_to_nail.h"
 #include "render/scene_walk.h"
 
 using namespace tether;
@@ -86,14 +89,9 @@ core::Snapshot smallScene() {
   box.shape = core::Shape::Box;
   geo->bodies = {rod, ball, box};
   geo->nails.push_back({"nail", Vec3(0, 0, 2)});
-  core::ConstraintDef hang, slide, hinge, off;
-  hang.kind = off.kind = core::ConstraintKind::PointToNail;
-  slide.kind = core::ConstraintKind::PointOnLine;
-  slide.direction = Vec3(1, 0, 0);
-  hinge.kind = core::ConstraintKind::Hinge;
-  hinge.a.body = "rod";
-  hinge.b.body = "ball";
-  hinge.axisB = Vec3(0, 0, 1);
+  const core::ConstraintDef hang{.params = core::PointToNailDef{}}, off = hang;
+  const core::ConstraintDef slide{.params = core::PointOnLineDef{.direction = Vec3(1, 0, 0)}};
+  const core::ConstraintDef hinge{.params = core::HingeDef{.a = {.body = "rod"}, .b = {.body = "ball"}, .axisB = Vec3(0, 0, 1)}};
   geo->constraintDefs = {hang, slide, hinge, off};
   geo->constraintNames = {"hang", "slide", "hinge", "off"};
   geo->forceKinds = {core::ForceKind::Spring};
@@ -190,13 +188,13 @@ TEST(SceneWalk, GuidesComeFromTheConstraintTypeTable) {
   const core::SceneGeometry& geo = *s.geometry;
   int guides = 0;
   for (size_t j = 0; j < 3; ++j) {
-    const auto& fn = core::constraintType(geo.constraintDefs[j].kind).guides;
+    const auto& fn = geo.constraintDefs[j].type().guides;
     if (!fn) continue;
     core::GuideContext gc;
     gc.at = s.constraints[j].point[1];
     gc.span = 2.0 * frontCamera().distance();
     gc.orientation = [&](const std::string& body) { return body == "ball" ? s.bodies[1].q : s.bodies[0].q; };
-    for (const core::GuideSegment& g : fn(geo.constraintDefs[j], gc)) {
+    for (const core::GuideSegment& g : fn(geo.constraintDefs[j].params, gc)) {
       ++guides;
       EXPECT_EQ(Recorder::count(w.out.lines,
                                 [&](const auto& l) {
@@ -324,4 +322,57 @@ TEST(SceneWalk, TheGridsAxisLinesMatchTheGizmo) {
   }
   EXPECT_EQ(alongX, 1);
   EXPECT_EQ(alongY, 1);
+}
+
+TEST(SceneWalk, HeldScaleAndNoiseFloorDecideTheArrows) {
+  core::Snapshot s = smallScene();
+  render::ViewOptions v = noGrid();
+  render::ArrowScale held;
+  held.newtonsPerMetre = 50;
+  held.newtonMetresPerMetre = 2;
+  held.forceNoise = 4.0;  // drops the hinge's 3 N, keeps 20 N and 5 N
+  v.scale = held;
+  const Walk w(s, v);
+  EXPECT_EQ(w.drawn.arrowScale.newtonsPerMetre, 50);
+  int forces = 0;
+  for (const render::Segment& seg : w.drawn.segments)
+    if (seg.kind == Kind::ConstraintForce) {
+      ++forces;
+      EXPECT_NE(seg.index, 2);
+      EXPECT_TRUE((seg.to - seg.from).isApprox(s.constraints[size_t(seg.index)].force[0] / 50.0));
+    }
+  EXPECT_EQ(forces, 2);
+  // round-off beside a real force: a scale of its own would draw 4e-14 N full length; the
+  // frame's floor drops it
+  s.constraints[1].force[0] = Vec3(0, 4e-14, 0);
+  const Walk own(s, noGrid());
+  EXPECT_EQ(Recorder::count(own.out.arrows, [](const auto& a) { return same(a.color, render::constraintColor(1)); }), 0);
+}
+
+TEST(SceneWalk, ConstraintsCheckFlagsAreMarkedInTheirColours) {
+  const core::Snapshot s = smallScene();
+  render::Highlight hl;
+  hl.conflicting = {0};
+  hl.redundant = {1};
+  const Walk w(s, noGrid(), hl);
+  auto lines = [&](const Color& c) { return Recorder::count(w.out.lines, [&](const auto& l) { return same(l.color, c); }); };
+  auto dots = [&](const Color& c, const Vec3& at) {
+    return Recorder::count(w.out.dots, [&](const auto& d) { return same(d.color, c) && d.at.isApprox(at) && d.radius == 6; });
+  };
+  EXPECT_EQ(lines(render::conflictColor()), 1);
+  EXPECT_EQ(lines(render::redundantColor()), 1);
+  EXPECT_EQ(lines(render::constraintColor(0)), 0);  // its line takes the flag's colour
+  EXPECT_EQ(dots(render::conflictColor(), s.constraints[0].point[0]), 1);
+  EXPECT_EQ(dots(render::conflictColor(), s.constraints[0].point[1]), 1);
+  EXPECT_EQ(dots(render::redundantColor(), s.constraints[1].point[1]), 1);
+  // the arrows keep the constraint's own colour (the legend and hovering name it)
+  EXPECT_EQ(Recorder::count(w.out.arrows, [](const auto& a) { return same(a.color, render::constraintColor(0)); }), 1);
+  // unflagged: no mark of either colour
+  const Walk plain(s, noGrid());
+  EXPECT_EQ(Recorder::count(plain.out.lines, [](const auto& l) { return same(l.color, render::conflictColor()); }), 0);
+  // the flag colours are none of the palette's
+  for (int j = 0; j < 8; ++j) {
+    EXPECT_FALSE(same(render::constraintColor(j), render::conflictColor()));
+    EXPECT_FALSE(same(render::constraintColor(j), render::redundantColor()));
+  }
 }

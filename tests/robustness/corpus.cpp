@@ -16,13 +16,21 @@
 #include <stdexcept>
 
 #include "core/body.h"
+#include "core/constraints/distance.h"
+#include "core/constraints/orientation.h"
+#include "core/constraints/point_on_line.h"
+#include "core/constraints/point_on_plane.h"
+#include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_path.h"
+#include "core/constraints/point_to_point.h"
+#include "core/constraints/scalar_point_to_nail.h"
+#include "core/constraints/sphere_to_sphere.h"
 #include "core/scene_io.h"
 
 namespace tether::robustness {
 
 using core::BodyDef;
 using core::ConstraintDef;
-using core::ConstraintKind;
 using core::EventAction;
 using core::EventDef;
 using core::ForceDef;
@@ -127,13 +135,12 @@ struct Ctx {
     return n;
   }
   std::string constraint(ConstraintDef c) {
-    if (c.name.empty()) {
-      std::string prefix = core::toString(c.kind);
-      c.name = unique(prefix);
-    }
+    if (c.name.empty()) c.name = unique(c.type().id);
     s.constraints.push_back(c);
     return s.constraints.back().name;
   }
+  // a type's struct (PointOnLineDef, ...), named after its type
+  std::string constraint(core::ConstraintParams p) { return constraint(ConstraintDef{.params = std::move(p)}); }
   std::string force(ForceDef f) {
     if (f.name.empty()) {
       const char* p = f.kind == ForceKind::Spring          ? "spring"
@@ -311,18 +318,10 @@ std::pair<PointRef, PointRef> linkPoints(Rng& r, const BodyDef& b) {
 }
 
 ConstraintDef pointToNail(const PointRef& p, const std::string& nail) {
-  ConstraintDef c;
-  c.kind = ConstraintKind::PointToNail;
-  c.a = p;
-  c.nail = nail;
-  return c;
+  return {.params = core::PointToNailDef{.point = p, .nail = nail}};
 }
 ConstraintDef pointToPoint(const PointRef& a, const PointRef& b) {
-  ConstraintDef c;
-  c.kind = ConstraintKind::PointToPoint;
-  c.a = a;
-  c.b = b;
-  return c;
+  return {.params = core::PointToPointDef{.a = a, .b = b}};
 }
 
 // ω about `axis` (world, unit) of magnitude w; the velocity makes `pin` (world) a point at rest
@@ -616,9 +615,8 @@ void slider(Ctx& c) {
     bead.orientation = r.rotation();
     bead.position = randomNailPos(r);
     const Vec3 dir = r.perpendicular(Vec3::UnitZ());
-    ConstraintDef line;
-    line.kind = ConstraintKind::PointOnLine;
-    line.a = bodyPoint(bead.name, "center");
+    core::PointOnLineDef line;
+    line.point = bodyPoint(bead.name, "center");
     line.origin = bead.position + r.uniform(-0.3, 0.3) * dir;
     line.direction = dir;
     c.add(bead);
@@ -640,12 +638,12 @@ void slider(Ctx& c) {
     const Vec3 nailPos = randomNailPos(r);
     place(b, localOf(b, bodyPoint(b.name, "end1")), nailPos, r.rotation());
     const Vec3 tip = worldOf(b, bodyPoint(b.name, "end2"));
-    ConstraintDef k;
-    k.a = bodyPoint(b.name, "end2");
+    core::ConstraintParams k;
     if (variant == 1) {
-      k.kind = ConstraintKind::PointOnLine;
-      k.direction = r.unitVector();
-      k.origin = tip - r.uniform(-1, 1) * k.direction;  // the line passes through the tip
+      core::PointOnLineDef line{.point = bodyPoint(b.name, "end2")};
+      line.direction = r.unitVector();
+      line.origin = tip - r.uniform(-1, 1) * line.direction;  // the line passes through the tip
+      k = line;
       c.addNote("rod pinned at end1, end2 on a line (a hinge about nail-tip)");
       gentleMotion(r, b, &nailPos);
       // rotation about the nail-tip axis only (consistent with both constraints)
@@ -653,9 +651,7 @@ void slider(Ctx& c) {
       b.angularVelocity = axis * r.uniform(-5.0, 5.0);
       b.velocity = b.angularVelocity.cross(b.position - nailPos);
     } else {
-      k.kind = ConstraintKind::PointOnPlane;
-      k.normal = r.unitVector();
-      k.origin = tip;
+      k = core::PointOnPlaneDef{.point = bodyPoint(b.name, "end2"), .origin = tip, .normal = r.unitVector()};
       c.addNote("rod pinned at end1, end2 on a plane");
       b.angularVelocity = Vec3::Zero();
       b.velocity = Vec3::Zero();
@@ -674,9 +670,8 @@ void slider(Ctx& c) {
     b.angularVelocity = Vec3::UnitZ() * (r.chance(0.4) ? r.logUniform(50.0, 200.0) : r.uniform(-5.0, 5.0));
     c.add(b);
     for (const char* corner : {"corner0", "corner1", "corner2"}) {
-      ConstraintDef k;
-      k.kind = ConstraintKind::PointOnPlane;
-      k.a = bodyPoint(b.name, corner);
+      core::PointOnPlaneDef k;
+      k.point = bodyPoint(b.name, corner);
       k.origin = Vec3::Zero();
       k.normal = Vec3::UnitZ();
       c.constraint(k);
@@ -689,9 +684,8 @@ void slider(Ctx& c) {
     b.orientation = r.rotation();
     b.position = randomNailPos(r);
     const Vec3 dir = r.unitVector();
-    ConstraintDef k;
-    k.kind = ConstraintKind::PointOnLine;
-    k.a = bodyPoint(b.name, "center");
+    core::PointOnLineDef k;
+    k.point = bodyPoint(b.name, "center");
     k.origin = b.position;
     k.direction = dir;
     c.add(b);
@@ -719,9 +713,8 @@ void orientation(Ctx& c) {
   BodyDef b = randomBody(r, randomShape(r), r.logUniform(0.1, 1.0), randomDensity(r));
   b.name = c.unique(core::toString(b.shape));
   const Vec3 nailPos = randomNailPos(r);
-  ConstraintDef o;
-  o.kind = ConstraintKind::Orientation;
-  o.bodyA = b.name;
+  core::OrientationDef o;
+  o.body = b.name;
   const bool aligned = r.chance(0.6);
   if (variant == 0) {
     // turntable: pinned at its centre, an axis held along a direction, spinning about it
@@ -754,9 +747,8 @@ void orientation(Ctx& c) {
     o.direction = r.unitVector();
     const Quat q = aligned ? alignTo(o.axis, o.direction, r.uniform(0, 2 * kPi)) : r.rotation();
     place(b, Vec3::Zero(), nailPos, q);
-    ConstraintDef line;
-    line.kind = ConstraintKind::PointOnLine;
-    line.a = bodyPoint(b.name, "center");
+    core::PointOnLineDef line;
+    line.point = bodyPoint(b.name, "center");
     line.direction = r.perpendicular(Vec3::UnitZ());
     line.origin = nailPos + r.uniform(-0.5, 0.5) * line.direction + (aligned ? Vec3::Zero() : Vec3(r.unitVector() * 0.2));
     b.velocity = line.direction * r.uniform(-1.0, 1.0);
@@ -781,8 +773,7 @@ void sphereContact(Ctx& c) {
     return b;
   };
   auto contact = [&](const std::string& a, const std::string& b) {
-    ConstraintDef k;
-    k.kind = ConstraintKind::SphereToSphere;
+    core::SphereToSphereDef k;
     k.bodyA = a;
     k.bodyB = b;
     c.constraint(k);
@@ -847,8 +838,7 @@ void distance(Ctx& c) {
     place(b, localOf(b, p), nailPos + r.unitVector() * len * (r.chance(0.7) ? 1.0 : r.uniform(0.5, 1.5)), r.rotation());
     gentleMotion(r, b, nullptr, 2.0);
     c.add(b);
-    ConstraintDef k;
-    k.kind = ConstraintKind::Distance;
+    core::DistanceDef k;
     k.a = nailRef(c.nail(nailPos));
     k.b = p;
     k.length = len;
@@ -867,8 +857,7 @@ void distance(Ctx& c) {
       const double len = r.logUniform(0.1, 1.0);
       place(b, localOf(b, pts.first), prevPoint + r.unitVector() * len, r.rotation());
       c.add(b);
-      ConstraintDef k;
-      k.kind = ConstraintKind::Distance;
+      core::DistanceDef k;
       k.a = prevRef;
       k.b = pts.first;
       k.length = len;
@@ -892,8 +881,7 @@ void distance(Ctx& c) {
     const double len = r.logUniform(0.1, 1.0);
     place(b, localOf(b, p), worldOf(c.body(rod.name), bodyPoint(rod.name, "end2")) + r.unitVector() * len, r.rotation());
     c.add(b);
-    ConstraintDef k;
-    k.kind = ConstraintKind::Distance;
+    core::DistanceDef k;
     k.a = bodyPoint(rod.name, "end2");
     k.b = p;
     k.length = len;
@@ -908,9 +896,8 @@ void distance(Ctx& c) {
     place(b, localOf(b, p), nailPos + r.unitVector() * r.logUniform(0.05, 1.0), r.rotation());
     gentleMotion(r, b, nullptr, 2.0);
     c.add(b);
-    ConstraintDef k;
-    k.kind = ConstraintKind::ScalarPointToNail;
-    k.a = p;
+    core::ScalarPointToNailDef k;
+    k.point = p;
     k.nail = c.nail(nailPos);
     c.constraint(k);
     c.addNote("scalar point-to-nail pulls a point onto a nail");
@@ -961,9 +948,8 @@ void pathDriven(Ctx& c) {
     const double link = 1.4 * reach / spec.n + r.uniform(0.05, 0.3);
     spec.makeLink = [&](int) { return rodDef(link, link * r.logUniform(1.0 / 300.0, 0.2), randomDensity(r)); };
     Serial s = buildSerial(c, spec);
-    ConstraintDef k;
-    k.kind = ConstraintKind::PointToPath;
-    k.a = s.points.back().second;
+    core::PointToPathDef k;
+    k.point = s.points.back().second;
     k.path = pathName;
     c.constraint(k);
     c.addNote(std::to_string(spec.n) + "-rod bar from a nail to a point on a circle (assembles onto it)");
@@ -976,15 +962,13 @@ void pathDriven(Ctx& c) {
   c.add(b);
   const int how = r.integer(0, 5);
   if (how < 4) {
-    ConstraintDef k;
-    k.kind = ConstraintKind::PointToPath;
-    k.a = pin;
+    core::PointToPathDef k;
+    k.point = pin;
     k.path = pathName;
     c.constraint(k);
     c.addNote(std::string(core::toString(b.shape)) + " hung from a point moving on a " + core::toString(path.kind));
   } else if (how == 4) {
-    ConstraintDef k;
-    k.kind = ConstraintKind::Distance;
+    core::DistanceDef k;
     k.a = pathRef(pathName);
     k.b = pin;
     k.length = r.logUniform(0.1, 1.0);
@@ -1232,10 +1216,9 @@ void assembly(Ctx& c) {
           worldOf(c.body(rod.name), bodyPoint(rod.name, "end2")), r.rotation());
     c.add(box);
     c.constraint(pointToPoint(bodyPoint(rod.name, "end2"), bodyPoint(box.name, "corner" + std::to_string(corner))));
-    ConstraintDef k;
-    k.kind = ConstraintKind::PointOnPlane;
-    k.a = bodyPoint(box.name, "corner" + std::to_string(7 - corner));
-    k.origin = worldOf(c.body(box.name), k.a);
+    core::PointOnPlaneDef k;
+    k.point = bodyPoint(box.name, "corner" + std::to_string(7 - corner));
+    k.origin = worldOf(c.body(box.name), k.point);
     k.normal = r.unitVector();
     c.constraint(k);
     bodies = {rod.name, box.name};
@@ -1401,20 +1384,19 @@ void gui(Ctx& c) {
     while (p.point == "center");
     return p;
   };
-  auto toNail = [&](const PointRef& p, ConstraintKind kind) {
-    ConstraintDef k;
-    k.kind = kind;
-    k.a = p;
-    k.nail = r.chance(0.3) && !c.s.nails.empty() ? c.s.nails[size_t(r.integer(0, int(c.s.nails.size()) - 1))].name
-                                                  : c.nail(click());
-    c.constraint(k);
+  // def: a PointToNailDef or a ScalarPointToNailDef
+  auto toNail = [&](const PointRef& p, auto def) {
+    def.point = p;
+    def.nail = r.chance(0.3) && !c.s.nails.empty() ? c.s.nails[size_t(r.integer(0, int(c.s.nails.size()) - 1))].name
+                                                    : c.nail(click());
+    c.constraint(def);
   };
   const int t = r.integer(0, 11);
   switch (t) {
     case 0: {  // rod pendulum
       const std::string rod = rodTool();
       maybeNewView();
-      toNail(offCentre(rod), ConstraintKind::PointToNail);
+      toNail(offCentre(rod), core::PointToNailDef{});
       c.addNote("GUI: rod pendulum");
       break;
     }
@@ -1423,7 +1405,7 @@ void gui(Ctx& c) {
       maybeNewView();
       const std::string b = rodTool();
       maybeNewView();
-      toNail(bodyPoint(a, "end1"), ConstraintKind::PointToNail);
+      toNail(bodyPoint(a, "end1"), core::PointToNailDef{});
       c.constraint(pointToPoint(bodyPoint(a, "end2"), bodyPoint(b, r.chance(0.7) ? "end1" : "center")));
       c.addNote("GUI: compound pendulum");
       break;
@@ -1435,8 +1417,7 @@ void gui(Ctx& c) {
       const Vec3 from = worldOf(c.body(s), p);
       Vec3 to = click();
       if ((to - from).norm() < 1e-3) to += Vec3(0.5, 0, 0);
-      ConstraintDef k;
-      k.kind = ConstraintKind::Distance;
+      core::DistanceDef k;
       k.a = p;
       k.b = nailRef(c.nail(to));
       k.length = (to - from).norm();
@@ -1454,7 +1435,7 @@ void gui(Ctx& c) {
       f.stiffness = 20.0;
       f.damping = 1.0;
       c.force(f);
-      if (r.chance(0.5)) toNail(offCentre(b), ConstraintKind::PointToNail);
+      if (r.chance(0.5)) toNail(offCentre(b), core::PointToNailDef{});
       c.addNote("GUI: box on a spring");
       break;
     }
@@ -1465,7 +1446,7 @@ void gui(Ctx& c) {
         tori.push_back(placeTool(Shape::Torus));
         if (r.chance(0.2)) maybeNewView();
       }
-      toNail(bodyPoint(tori[0], "west"), ConstraintKind::PointToNail);
+      toNail(bodyPoint(tori[0], "west"), core::PointToNailDef{});
       for (int i = 1; i < n; ++i)
         c.constraint(pointToPoint(bodyPoint(tori[size_t(i) - 1], "east"), bodyPoint(tori[size_t(i)], "west")));
       c.addNote("GUI: " + std::to_string(n) + "-torus chain");
@@ -1485,9 +1466,8 @@ void gui(Ctx& c) {
       path.radius = std::max(rr.norm(), 1e-3);
       path.u = rr.norm() > 1e-3 ? Vec3(rr.normalized()) : r.perpendicular(path.normal);
       path.period = 4.0;
-      ConstraintDef k;
-      k.kind = ConstraintKind::PointToPath;
-      k.a = p;
+      core::PointToPathDef k;
+      k.point = p;
       k.path = c.path(path);
       c.constraint(k);
       c.addNote("GUI: rod on a circle path");
@@ -1498,34 +1478,27 @@ void gui(Ctx& c) {
       // (one view: the nail clicked on end1, the line / plane through a click on end2, both on
       // the work plane the rod was drawn on, so that the three can all be met)
       const std::string rod = rodTool();
-      ConstraintDef pin;
-      pin.kind = ConstraintKind::PointToNail;
-      pin.a = bodyPoint(rod, "end1");
-      pin.nail = c.nail(worldOf(c.body(rod), pin.a));
+      core::PointToNailDef pin;
+      pin.point = bodyPoint(rod, "end1");
+      pin.nail = c.nail(worldOf(c.body(rod), pin.point));
       c.constraint(pin);
-      ConstraintDef k;
-      k.a = bodyPoint(rod, "end2");
-      k.origin = worldOf(c.body(rod), k.a);
-      if (t == 6) {
-        k.kind = ConstraintKind::PointOnLine;
-        k.direction = cam.right();
-      } else {
-        k.kind = ConstraintKind::PointOnPlane;
-        k.normal = Vec3::UnitZ();
-      }
-      c.constraint(k);
+      const PointRef end2 = bodyPoint(rod, "end2");
+      const Vec3 origin = worldOf(c.body(rod), end2);
+      if (t == 6)
+        c.constraint(core::PointOnLineDef{.point = end2, .origin = origin, .direction = cam.right()});
+      else
+        c.constraint(core::PointOnPlaneDef{.point = end2, .origin = origin, .normal = Vec3::UnitZ()});
       c.addNote(t == 6 ? "GUI: rod pinned, end on a line" : "GUI: rod pinned, end on a plane");
       break;
     }
     case 8: {  // box pinned at its centre (or a corner) with an orientation constraint
       const std::string b = placeTool(Shape::Box);
       maybeNewView();
-      toNail(r.chance(0.5) ? bodyPoint(b, "center") : offCentre(b), ConstraintKind::PointToNail);
+      toNail(r.chance(0.5) ? bodyPoint(b, "center") : offCentre(b), core::PointToNailDef{});
       const PointRef p = someNamedPoint(b);
       const Vec3 local = localOf(c.body(b), p);
-      ConstraintDef k;
-      k.kind = ConstraintKind::Orientation;
-      k.bodyA = b;
+      core::OrientationDef k;
+      k.body = b;
       k.axis = local.norm() > 1e-9 ? Vec3(local.normalized()) : Vec3::UnitZ();
       const Vec3 n = click() - worldOf(c.body(b), p);
       k.direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ();
@@ -1537,9 +1510,8 @@ void gui(Ctx& c) {
       const std::string a = placeTool(Shape::Sphere);
       maybeNewView();
       const std::string b = placeTool(Shape::Sphere);
-      toNail(r.chance(0.5) ? bodyPoint(a, "center") : offCentre(a), ConstraintKind::PointToNail);
-      ConstraintDef k;
-      k.kind = ConstraintKind::SphereToSphere;
+      toNail(r.chance(0.5) ? bodyPoint(a, "center") : offCentre(a), core::PointToNailDef{});
+      core::SphereToSphereDef k;
       k.bodyA = a;
       k.bodyB = b;
       c.constraint(k);
@@ -1550,7 +1522,7 @@ void gui(Ctx& c) {
       const Shape sh = randomShape(r);
       const std::string b = sh == Shape::Rod ? rodTool() : placeTool(sh);
       maybeNewView();
-      toNail(offCentre(b), ConstraintKind::ScalarPointToNail);
+      toNail(offCentre(b), core::ScalarPointToNailDef{});
       c.addNote(std::string("GUI: ") + core::toString(sh) + " on a scalar point-to-nail");
       break;
     }
@@ -1559,7 +1531,7 @@ void gui(Ctx& c) {
       maybeNewView();
       const std::string b = placeTool(r.chance(0.5) ? Shape::Box : Shape::Torus);
       maybeNewView();
-      toNail(bodyPoint(rod, "end1"), ConstraintKind::PointToNail);
+      toNail(bodyPoint(rod, "end1"), core::PointToNailDef{});
       c.constraint(pointToPoint(bodyPoint(rod, "end2"), offCentre(b)));
       c.addNote("GUI: body hanging from a rod pendulum");
       break;

@@ -31,6 +31,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/constraint_type.h"
 #include "core/model.h"
 #include "core/scene_io.h"
 #include "corpus.h"
@@ -175,7 +176,7 @@ TEST(CorpusGenerator, DeterministicValidAndCovering) {
         planar = false;
     }
     generic3d += !planar;
-    for (const auto& c : a.scene.constraints) ++constraints[core::toString(c.kind)];
+    for (const auto& c : a.scene.constraints) ++constraints[c.type().id];
     for (const auto& f : a.scene.forces) ++forces[core::toString(f.kind)];
     scattered += a.note.find("scattered") != std::string::npos || a.category == "gui";
     withEvents += !a.scene.events.empty();

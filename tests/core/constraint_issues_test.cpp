@@ -1,0 +1,70 @@
+// core/constraint_issues.cpp: what check flags, per constraint definition, with its reason.
+#include <gtest/gtest.h>
+
+#include "core/constraint_issues.h"
+#include "core/scene_io.h"
+#include "test_util.h"
+
+namespace tether::core {
+namespace {
+
+using test::pt;
+
+// a ball held by two nails half a metre apart: both constraints conflict (the point cannot be
+// at both) and are redundant (six rows for three coordinates)
+Scene twoNails() {
+  Scene s = test::paperScene();
+  s.settings.gravityOn = false;
+  s.bodies.push_back(test::sphere("ball", Vec3(0.3, 0.5, 0.1)));
+  s.bodies.push_back(test::sphere("other", Vec3(3, 0, 0)));
+  s.nails.push_back({"n1", Vec3(-0.2, 0, 0)});
+  s.nails.push_back({"n2", Vec3(0.2, 0, 0)});
+  s.nails.push_back({"n3", Vec3(3, 0, 1)});
+  s.constraints.push_back(test::pointToNail("fine", pt("other", "center"), "n3"));
+  s.constraints.push_back(test::pointToNail("left", pt("ball", "center"), "n1"));
+  s.constraints.push_back(test::pointToNail("right", pt("ball", "center"), "n2"));
+  return s;
+}
+
+TEST(ConstraintIssues, AConflictingPairIsFlaggedWithEachOtherNamed) {
+  const std::vector<ConstraintIssue> issues = constraintIssues(twoNails());
+  ASSERT_EQ(issues.size(), 2u);
+  EXPECT_EQ(issues[0].name, "left");
+  EXPECT_EQ(issues[1].name, "right");
+  for (const ConstraintIssue& i : issues) {
+    EXPECT_TRUE(i.conflicting);
+    EXPECT_TRUE(i.redundant);
+    EXPECT_NE(i.reason.find("Conflicting"), std::string::npos) << i.reason;
+    EXPECT_NE(i.reason.find("Redundant"), std::string::npos) << i.reason;
+  }
+  EXPECT_NE(issues[0].reason.find("\"right\""), std::string::npos) << issues[0].reason;
+  EXPECT_EQ(issues[0].reason.find("\"left\""), std::string::npos) << issues[0].reason;
+  EXPECT_NE(issues[1].reason.find("\"left\""), std::string::npos) << issues[1].reason;
+  // what check prints, flag for flag
+  const CheckReport r = checkScene(twoNails());
+  EXPECT_EQ(r.conflicting, (std::vector<std::string>{"left", "right"}));
+}
+
+TEST(ConstraintIssues, RedundantAloneAndNone) {
+  Scene s = twoNails();
+  s.nails[1].position = s.nails[0].position;  // both nails at one place: redundant, not conflicting
+  const std::vector<ConstraintIssue> issues = constraintIssues(s);
+  ASSERT_EQ(issues.size(), 2u);
+  for (const ConstraintIssue& i : issues) {
+    EXPECT_FALSE(i.conflicting);
+    EXPECT_TRUE(i.redundant);
+    EXPECT_EQ(i.reason.find("Conflicting"), std::string::npos);
+    EXPECT_NE(i.reason.find("dense SVD"), std::string::npos);
+  }
+  s.constraints.pop_back();
+  EXPECT_TRUE(constraintIssues(s).empty());
+}
+
+TEST(ConstraintIssues, AnInvalidSceneThrowsAsCheckDoes) {
+  Scene s = twoNails();
+  test::def<PointToNailDef>(s.constraints[1]).nail = "nowhere";
+  EXPECT_THROW(constraintIssues(s), SceneError);
+}
+
+}  // namespace
+}  // namespace tether::core
