@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -183,10 +184,29 @@ void TimelineView::fit() {
   // not rescale the ruler under the user's eyes
   end = std::max(end, m_fitEnd);
   m_fitEnd = end;
-  m_t0 = -0.02 * end;
+  const double t0 = -0.02 * end;
   // (24 px: room for the last tick's label, "10" was cut to "1")
-  m_pxPerSecond = std::max(1e-3, (width() - labelWidth() - 24) / (end - m_t0));
+  setView(t0, std::max(1e-3, (width() - labelWidth() - 24) / (end - t0)));
+}
+
+void TimelineView::setView(double t0, double pxPerSecond) {
+  m_t0 = t0;
+  m_pxPerSecond = pxPerSecond;
   update();
+  emit viewChanged();
+}
+
+double TimelineView::viewSpan() const { return std::max(1, width() - labelWidth()) / m_pxPerSecond; }
+
+double TimelineView::extentEnd() const {
+  const auto snap = m_sim.snapshot();
+  return std::max({m_fitEnd, snap->history.end, snap->t});
+}
+
+void TimelineView::scrollTo(double start) {
+  if (start == m_t0) return;
+  m_userZoom = true;
+  setView(start, m_pxPerSecond);
 }
 
 std::vector<TimelineView::Marker> TimelineView::markers() const {
@@ -374,16 +394,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent*) {
 
 void TimelineView::wheelEvent(QWheelEvent* e) {
   const double x = e->position().x();
+  m_userZoom = true;
   if (e->modifiers() & Qt::ShiftModifier) {
-    m_t0 -= e->angleDelta().y() / 120.0 * 50.0 / m_pxPerSecond;
+    setView(m_t0 - e->angleDelta().y() / 120.0 * 50.0 / m_pxPerSecond, m_pxPerSecond);
   } else {
     // zoom about the cursor
     const double t = timeAt(x);
-    m_pxPerSecond = std::clamp(m_pxPerSecond * std::pow(1.2, e->angleDelta().y() / 120.0), 1e-2, 1e6);
-    m_t0 = t - (x - labelWidth()) / m_pxPerSecond;
+    const double pxPerSecond = std::clamp(m_pxPerSecond * std::pow(1.2, e->angleDelta().y() / 120.0), 1e-2, 1e6);
+    setView(t - (x - labelWidth()) / pxPerSecond, pxPerSecond);
   }
-  m_userZoom = true;
-  update();
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
@@ -425,6 +444,7 @@ void TimelineView::refreshToolTip() {
 void TimelineView::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
   if (!m_userZoom) fit();  // the same range over the new width
+  else emit viewChanged();  // the same scale: more or less of it shows
 }
 
 void TimelineView::followPlayhead() { follow(playhead()); }
@@ -437,9 +457,8 @@ void TimelineView::follow(double t) {
   if (t >= left && t <= right) return;
   // page: the playhead carries on from near the left edge, the scale stays
   const double span = right - left;
-  m_t0 = t < span ? -0.02 * span : t - 0.05 * span;
   m_userZoom = true;  // a paged view is no longer the fitted one (Fit brings that back)
-  update();
+  setView(t < span ? -0.02 * span : t - 0.05 * span, m_pxPerSecond);
 }
 
 bool TimelineView::addEvent(EventAction action, const std::string& target, const std::string& param,
@@ -599,12 +618,14 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
   del->setEnabled(!m_selEvents.empty() || !m_selKeys.empty());
   menu->addAction(tr("Copy selected"), this, &TimelineView::copySelection)->setEnabled(!m_selEvents.empty());
   menu->addAction(tr("Paste at %1 s").arg(t), this, [this, t] { paste(t); })->setEnabled(!m_clipboard.empty());
-  menu->addAction(tr("Fit"), this, [this] {
-    m_userZoom = false;
-    m_fitEnd = 0.0;  // asked for: fit to what there is now
-    fit();
-  });
+  menu->addAction(tr("Fit"), this, &TimelineView::fitNow);
   return menu;
+}
+
+void TimelineView::fitNow() {
+  m_userZoom = false;
+  m_fitEnd = 0.0;  // asked for: fit to what there is now
+  fit();
 }
 
 void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
@@ -646,12 +667,43 @@ TimelineDock::TimelineDock(Document& doc, SimulationController& sim, QWidget* pa
     m_sim.setLoop(m_loop->isChecked(), m_loopIn, m_loopOut);
   });
   connect(m_loop, &QCheckBox::toggled, this, [this](bool on) { m_sim.setLoop(on, m_loopIn, m_loopOut); });
+  bar->addSpacing(12);
+  m_view = new TimelineView(doc, sim);
+  button(tr("Fit"), tr("Show the whole timeline"), [this] { m_view->fitNow(); });
   bar->addStretch();
   m_time = new QLabel;
   bar->addWidget(m_time);
   v->addLayout(bar);
-  m_view = new TimelineView(doc, sim);
   v->addWidget(m_view, 1);
+  // Under the view, the whole timeline as a scroll bar (the view pages after the playhead while
+  // playing; this brings earlier times back, as do Shift+wheel and Fit)
+  m_scroll = new QScrollBar(Qt::Horizontal);
+  m_scroll->setObjectName(QStringLiteral("timelineScroll"));
+  v->addWidget(m_scroll);
+  connect(m_view, &TimelineView::viewChanged, this, &TimelineDock::syncScrollBar);
+  connect(m_scroll, &QScrollBar::valueChanged, this, [this](int value) {
+    if (!m_syncing) m_view->scrollTo(m_scrollOrigin + value * m_scrollUnit);
+  });
+  syncScrollBar();
+}
+
+void TimelineDock::syncScrollBar() {
+  // the scroll range covers the timeline from a margin before 0 (Fit's, 2 % of the whole, or 2 %
+  // of the view when zoomed in: 0 shows near the left edge) or the view's start if earlier, to its
+  // extent or the view's end; a page is the visible span, in steps of a thousandth of it (coarser
+  // when the whole would not fit an int)
+  const double span = m_view->viewSpan(), start = m_view->viewStart(), extent = m_view->extentEnd();
+  const double lo = std::min(std::max(-0.02 * extent, -0.02 * span), start);
+  const double hi = std::max(extent, start + span);
+  const double unit = std::max(span / 1000.0, (hi - lo) / 1e9);
+  m_syncing = true;
+  m_scrollOrigin = lo;
+  m_scrollUnit = unit;
+  m_scroll->setRange(0, int(std::lround((hi - span - lo) / unit)));
+  m_scroll->setPageStep(int(std::lround(span / unit)));
+  m_scroll->setSingleStep(std::max(1, m_scroll->pageStep() / 10));
+  m_scroll->setValue(int(std::lround((start - lo) / unit)));
+  m_syncing = false;
 }
 
 void TimelineDock::refresh() {
@@ -666,6 +718,7 @@ void TimelineDock::refresh() {
                       .arg(double(h.limit) / (1 << 20), 0, 'f', 0));
   m_view->followPlayhead();
   m_view->update();
+  syncScrollBar();  // the recording grows the timeline's extent
 }
 
 }  // namespace tether::ui

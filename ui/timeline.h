@@ -19,6 +19,7 @@
 class QMenu;
 class QCheckBox;
 class QLabel;
+class QScrollBar;
 
 namespace tether::ui {
 
@@ -56,10 +57,19 @@ class TimelineView : public QWidget {
   void deleteSelection();
   void copySelection();
   void paste(std::optional<double> at = {});
-  void fit();  // show the whole timeline (its range only grows until Fit or another scene)
+  void fit();     // show the whole timeline (its range only grows until Fit or another scene)
+  void fitNow();  // Fit (menu and button): the whole timeline as it is now, the view follows again
+  // The visible range and what there is to see, for the scroll bar under the view: the view
+  // starts at viewStart() and shows viewSpan() seconds; extentEnd() is the last time there is
+  // something at (the fitted range, the recording, the playhead). scrollTo keeps the scale.
+  double viewStart() const { return m_t0; }
+  double viewSpan() const;
+  double extentEnd() const;
+  void scrollTo(double start);
 
  signals:
   void message(const QString& text);
+  void viewChanged();  // the visible range moved or was rescaled
 
  protected:
   void paintEvent(QPaintEvent* e) override;
@@ -90,6 +100,7 @@ class TimelineView : public QWidget {
   QString laneLabel(const Lane& l) const;
   void follow(double t);  // page so that t is in view
   void refreshToolTip();  // after an edit: the shown tooltip's marker may be gone or moved
+  void setView(double t0, double pxPerSecond);  // every change of the visible range goes here
 
   Document& m_doc;
   SimulationController& m_sim;
@@ -124,6 +135,10 @@ class TimelineDock : public QWidget {
   TimelineView* m_view;
   QLabel* m_time;
   QCheckBox* m_loop;
+  QScrollBar* m_scroll;  // the view's range within the whole timeline
+  double m_scrollOrigin = 0.0, m_scrollUnit = 1e-3;  // scroll value v is time m_scrollOrigin + v * m_scrollUnit
+  bool m_syncing = false;
+  void syncScrollBar();
   double m_loopIn = 0.0, m_loopOut = 1.0;
 };
 

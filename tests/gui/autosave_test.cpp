@@ -6,6 +6,8 @@
 #include <QHelpEvent>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QStyleOptionSlider>
 #include <QToolButton>
 #include <QToolTip>
 
@@ -477,6 +479,69 @@ class AutosaveTest : public QObject {
     QTest::mouseClick(start, Qt::LeftButton);
     QTRY_VERIFY(w.simulation().snapshot()->t == 0.0);
     QTRY_VERIFY(tv->xAt(0.0) >= tv->labelWidth() && tv->xAt(0.0) <= tv->width());
+    w.document().undoStack()->setClean();
+  }
+
+  // Issue 19: after a long run the view has paged far from the start (at 60 s the 1 s mark was
+  // off screen, with nothing but the context menu's Fit to bring it back). The scroll bar under
+  // the view brings earlier times back at the same scale, dragged with the mouse; the Fit button
+  // on the transport bar shows the whole run.
+  void timelineScrollsBackToEarlierTimes() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 800);
+    hangingBall(w, 1.0);
+    QTemporaryDir home;
+    const QString file = home.filePath(QStringLiteral("short.json"));
+    core::saveScene(w.document().scene(), file.toStdString());
+    QVERIFY(w.openFile(file));
+    QVERIFY(waitForSnapshot(w));
+    ui::TimelineView* tv = w.timeline()->view();
+    auto* bar = w.timeline()->findChild<QScrollBar*>(QStringLiteral("timelineScroll"));
+    QVERIFY(bar);
+    QVERIFY(bar->isVisible());
+    QCOMPARE(bar->maximum(), 0);  // the whole (1 s) timeline is in view
+    w.simulation().setRealTime(false);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 61.0, 60000);
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    QTest::qWait(100);  // (the timeline follows at display rate)
+    const double end = w.simulation().snapshot()->t;
+    const double span = tv->viewSpan();
+    QVERIFY2(tv->xAt(1.0) < tv->labelWidth(), "the view should have paged past 1 s");
+    QVERIFY(bar->maximum() > 0);
+    QVERIFY(bar->value() > bar->maximum() / 2);
+    // drag the scroll bar's handle to its left end
+    QStyleOptionSlider opt;
+    opt.initFrom(bar);
+    opt.orientation = Qt::Horizontal;
+    opt.minimum = bar->minimum();
+    opt.maximum = bar->maximum();
+    opt.sliderPosition = opt.sliderValue = bar->value();
+    opt.pageStep = bar->pageStep();
+    opt.singleStep = bar->singleStep();
+    const QRect handle = bar->style()->subControlRect(QStyle::CC_ScrollBar, &opt, QStyle::SC_ScrollBarSlider, bar);
+    QVERIFY(handle.width() > 0);
+    QTest::mousePress(bar, Qt::LeftButton, {}, handle.center());
+    for (int x = handle.center().x(); x > -40; x -= 40) QTest::mouseMove(bar, QPoint(x, handle.center().y()));
+    QTest::mouseRelease(bar, Qt::LeftButton, {}, QPoint(-40, handle.center().y()));
+    QCOMPARE(bar->value(), 0);
+    const double x1 = tv->xAt(1.0);
+    QVERIFY2(x1 >= tv->labelWidth() && x1 <= tv->width(), qPrintable(QString::number(x1)));
+    QVERIFY(std::abs(tv->viewSpan() - span) < 1e-9);  // the same scale
+    // right there, the context menu adds at the clicked time
+    std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(std::lround(x1)), tv->laneY(0) + 5)));
+    QVERIFY(menu);
+    bool atOne = false;
+    for (QAction* a : menu->actions()) atOne = atOne || a->text().contains(QStringLiteral("at 1 s"));
+    QVERIFY2(atOne, "the context menu should offer 1 s");
+    // Fit shows the whole run
+    auto* fit = w.timeline()->findChild<QToolButton*>(QStringLiteral("Show the whole timeline"));
+    QVERIFY(fit);
+    QTest::mouseClick(fit, Qt::LeftButton);
+    QVERIFY(tv->xAt(0.0) >= tv->labelWidth() && tv->xAt(end) <= tv->width());
+    QCOMPARE(bar->maximum(), 0);
     w.document().undoStack()->setClean();
   }
 
