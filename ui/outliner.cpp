@@ -34,9 +34,11 @@ Outliner::Outliner(SceneModel* model, QItemSelectionModel* selection, QWidget* p
   setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
   setItemDelegateForColumn(SceneModel::Name, new NameDelegate(this));
   setRootIsDecorated(true);
+  // names whole (what a user looks for and clicks), the type in what is left, elided ("gravity,
+  // solver, time step" had squeezed the names to "S..." in the default 250 px dock)
   header()->setStretchLastSection(false);
-  header()->setSectionResizeMode(SceneModel::Name, QHeaderView::Stretch);
-  header()->setSectionResizeMode(SceneModel::Type, QHeaderView::ResizeToContents);
+  header()->setSectionResizeMode(SceneModel::Name, QHeaderView::ResizeToContents);
+  header()->setSectionResizeMode(SceneModel::Type, QHeaderView::Stretch);
   header()->setSectionResizeMode(SceneModel::Status, QHeaderView::ResizeToContents);
   // the groups open, as after every add or remove (a model reset closes them)
   const auto openGroups = [this] {

@@ -6,6 +6,8 @@
 #include <QAbstractItemModelTester>
 #include <QTreeView>
 
+#include "ui/outliner.h"
+
 #include "ui/scene_model.h"
 
 using namespace tether;
@@ -128,6 +130,40 @@ class SceneModelTest : public QObject {
     w.document().undoStack()->undo();
     QCOMPARE(w.document().scene().bodies[0].name, std::string("ball"));
     w.document().undoStack()->setClean();
+  }
+
+  // At the default window size (1280 x 800) every object's name shows whole in the outliner:
+  // the name column was squeezed to "S..." and "B..." beside "gravity, solver, time step".
+  void outlinerShowsNamesWhole() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 800);
+    // names as the tools make them
+    QVERIFY(w.document().edit("names", [](core::Scene& s) {
+      ballOnAHook(s);
+      s.bodies[0].name = "sphere12";
+      s.constraints[0] = topToNail("point_to_nail12", "hook");
+      s.constraints[0].params.as<core::PointToNailDef>().point.body = "sphere12";
+    }));
+    QVERIFY(waitForSnapshot(w));
+    QTreeView* tree = w.outliner();
+    QTest::qWait(50);
+    const QAbstractItemModel* m = tree->model();
+    int checked = 0;
+    for (int g = 0; g < m->rowCount(); ++g) {
+      const QModelIndex group = m->index(g, 0);
+      std::vector<QModelIndex> rows{group};
+      for (int r = 0; r < m->rowCount(group); ++r) rows.push_back(m->index(r, 0, group));
+      for (const QModelIndex& i : rows) {
+        const QString text = i.data().toString();
+        const int icon = i.data(Qt::DecorationRole).isNull() ? 0 : tree->iconSize().width() + 6;
+        const int need = tree->fontMetrics().horizontalAdvance(text) + icon;
+        QVERIFY2(tree->visualRect(i).width() >= need,
+                 qPrintable(QStringLiteral("\"%1\" needs %2 px, has %3").arg(text).arg(need).arg(tree->visualRect(i).width())));
+        ++checked;
+      }
+    }
+    QVERIFY(checked > 8);
   }
 };
 
