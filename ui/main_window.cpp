@@ -63,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
   // (in the prompt's label, a long prompt cut it off at 1280 px)
   m_hoverLabel = new QLabel(this);
   m_hoverLabel->setObjectName(QStringLiteral("hoverName"));
+  m_hoverLabel->setContentsMargins(12, 0, 0, 0);  // apart from a prompt cut off at its left
   for (QLabel* l : {m_hoverLabel, m_stateLabel, m_timeLabel, m_rateLabel, m_devLabel}) statusBar()->addPermanentWidget(l);
   connect(m_viewport, &ViewportWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
   // the tool's prompt on the left: what the next click takes
