@@ -59,8 +59,14 @@ MainWindow::MainWindow(QWidget* parent)
   m_rateLabel = new QLabel(this);
   m_devLabel = new QLabel(this);
   m_stateLabel = new QLabel(this);
-  for (QLabel* l : {m_stateLabel, m_timeLabel, m_rateLabel, m_devLabel}) statusBar()->addPermanentWidget(l);
-  // the tool's prompt on the left: what the next click takes and what is under the cursor
+  // what is under the cursor in a label of its own, left of the numbers: always readable in full
+  // (in the prompt's label, a long prompt cut it off at 1280 px)
+  m_hoverLabel = new QLabel(this);
+  m_hoverLabel->setObjectName(QStringLiteral("hoverName"));
+  m_hoverLabel->setContentsMargins(12, 0, 0, 0);  // apart from a prompt cut off at its left
+  for (QLabel* l : {m_hoverLabel, m_stateLabel, m_timeLabel, m_rateLabel, m_devLabel}) statusBar()->addPermanentWidget(l);
+  connect(m_viewport, &ViewportWidget::hoverChanged, m_hoverLabel, &QLabel::setText);
+  // the tool's prompt on the left: what the next click takes
   // (a message such as "Not done: ..." covers it for a few seconds)
   m_promptLabel = new QLabel(this);
   m_promptLabel->setObjectName(QStringLiteral("toolPrompt"));
@@ -360,33 +366,35 @@ void MainWindow::buildActions() {
   }
   QToolBar* bodyBar = addToolBar(tr("Build"));
   bodyBar->setObjectName(QStringLiteral("buildBar"));
-  // every tool: its icon, name, shortcut and a tool tip saying what it does and how to use it
-  auto addTool = [&](const Tool& t, QToolBar* bar) {
-    QAction* a = toolsMenu->addAction(QIcon(toolIconPath(t)), toolName(t));
-    a->setCheckable(true);
-    a->setData(QVariant::fromValue(int(t.kind) * 100 + core::constraintTypeIndex(t.constraint)));
-    a->setObjectName(QStringLiteral("tool:") + toolName(t));
-    const QKeySequence ks = toolShortcut(t);
-    if (!ks.isEmpty()) a->setShortcut(ks);
-    a->setToolTip(QStringLiteral("<b>%1</b>%2<br>%3")
-                      .arg(toolName(t).toHtmlEscaped(),
-                           ks.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(ks.toString(QKeySequence::NativeText)),
-                           toolDescription(t).toHtmlEscaped()));
-    a->setStatusTip(toolDescription(t));
-    m_tools->addAction(a);
-    if (bar) bar->addAction(a);
-    connect(a, &QAction::triggered, this, [this, t] { setTool(t); });
-    return a;
-  };
-  addTool({ToolKind::Select}, bodyBar)->setChecked(true);
-  for (ToolKind k : {ToolKind::Rod, ToolKind::Sphere, ToolKind::Torus, ToolKind::Box, ToolKind::Nail, ToolKind::Spring,
-                     ToolKind::ControlPoint})
-    addTool({k}, bodyBar);
-  toolsMenu->addSeparator();
-  addToolBarBreak();
-  QToolBar* conBar = addToolBar(tr("Constraints"));
+  // every tool of the table (ui/tools.h), in its order: an action in the Tools menu and on its
+  // section's tool bar, with its icon, name, shortcut and a tool tip saying what it does
+  addToolBarBreak(Qt::TopToolBarArea);
+  QToolBar* conBar = new QToolBar(tr("Constraints"), this);
   conBar->setObjectName(QStringLiteral("constraintBar"));
-  for (const core::ConstraintType* type : core::constraintTypes()) addTool({ToolKind::Constraint, type}, conBar);
+  bool constraintsStarted = false;
+  for (const auto& tool : m_viewport->tools().all()) {
+    const ToolIdentity& t = tool->identity();
+    const bool constraint = t.section == ToolSection::Constraints;
+    if (constraint && !constraintsStarted) toolsMenu->addSeparator();
+    constraintsStarted = constraintsStarted || constraint;
+    QAction* a = toolsMenu->addAction(QIcon(t.iconPath), t.name);
+    a->setCheckable(true);
+    a->setData(t.id);
+    a->setObjectName(QStringLiteral("tool:") + t.name);
+    if (!t.shortcut.isEmpty()) a->setShortcut(t.shortcut);
+    a->setToolTip(QStringLiteral("<b>%1</b>%2<br>%3")
+                      .arg(t.name.toHtmlEscaped(),
+                           t.shortcut.isEmpty() ? QString()
+                                                : QStringLiteral(" (%1)").arg(t.shortcut.toString(QKeySequence::NativeText)),
+                           t.description.toHtmlEscaped()));
+    a->setStatusTip(t.description);
+    a->setChecked(tool.get() == &m_viewport->tools().tool());
+    m_tools->addAction(a);
+    (constraint ? conBar : bodyBar)->addAction(a);
+    const QString id = t.id;
+    connect(a, &QAction::triggered, this, [this, id] { setTool(id); });
+  }
+  addToolBar(conBar);
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -415,13 +423,16 @@ void MainWindow::setInitialStateFromFrame() {
   m_playAction->setChecked(false);
 }
 
-void MainWindow::setTool(const Tool& t) {
-  m_viewport->tools().setTool(t);
+bool MainWindow::setTool(const QString& id) {
+  if (!m_viewport->tools().setTool(id)) return false;
   for (QAction* a : m_tools->actions())
-    if (a->data().toInt() == int(t.kind) * 100 + core::constraintTypeIndex(t.constraint)) a->setChecked(true);
+    if (a->data().toString() == id) a->setChecked(true);
   m_viewport->refreshPrompt();
   m_viewport->update();
+  return true;
 }
+
+bool MainWindow::setTool(const core::ConstraintType& type) { return setTool(QString::fromUtf8(type.id)); }
 
 void MainWindow::select(const Selection& s) {
   const QModelIndex i = m_sceneModel->indexOf(s);

@@ -57,7 +57,10 @@ class MainWindow : public QMainWindow {
   void offerRecovery();
   Autosaver& autosaver() { return *m_autosave; }
 
-  void setTool(const Tool& t);
+  // Choose the tool with that id ("select", "rod", ..., a constraint type's id; ui/tools.h), as
+  // its action does; false if there is none.
+  bool setTool(const QString& id);
+  bool setTool(const core::ConstraintType& type);
   void select(const Selection& s);
   void play();
   void pause();
@@ -114,6 +117,7 @@ class MainWindow : public QMainWindow {
   QLabel* m_rateLabel = nullptr;
   QLabel* m_devLabel = nullptr;
   QLabel* m_promptLabel = nullptr;
+  QLabel* m_hoverLabel = nullptr;
   QLabel* m_stateLabel = nullptr;
   Autosaver* m_autosave = nullptr;
   std::vector<RecoveryFile> m_recovery;  // still to offer, each locked by this process

@@ -35,8 +35,9 @@ ViewportWidget::ViewportWidget(Document& doc, SimulationController& sim, QWidget
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(320, 240);
-  m_tools.onSelect = [this](const Selection& s) { emit selected(s); };
-  m_tools.onMessage = [this](const QString& m) { emit message(m); };
+  m_tools.context().onSelect = [this](const Selection& s) { emit selected(s); };
+  m_tools.context().onMessage = [this](const QString& m) { emit message(m); };
+  m_tools.context().segments = &m_renderer.segments();  // the select tool picks arrows as drawn
   m_shown = m_sim.snapshot();
   // a fixed arrow scale carries over from the last session
   QSettings settings;
@@ -446,21 +447,6 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   m_lastMouse = e->position();
   const bool orbitMod = e->modifiers() & Qt::AltModifier;
   if (e->button() == Qt::LeftButton && !orbitMod) {
-    // with the select tool, a click on an arrow or constraint line selects its constraint (or
-    // spring): they are drawn over the bodies
-    if (m_tools.tool().kind == ToolKind::Select && m_shown->geometry)
-      if (const render::Hit h = render::pickSegment(m_renderer.segments(), m_camera, e->position().x(), e->position().y(), 4)) {
-        const render::Segment& seg = m_renderer.segments()[size_t(h.index)];
-        using K = render::Segment::Kind;
-        if (seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque || seg.kind == K::ConstraintLine) {
-          emit selected({Selection::Kind::Constraint, m_shown->geometry->constraintNames[size_t(seg.index)]});
-          return;
-        }
-        if (seg.kind == K::Spring) {
-          emit selected({Selection::Kind::Force, m_shown->geometry->forceNames[size_t(seg.index)]});
-          return;
-        }
-      }
     m_toolButton = true;
     m_tools.press(*m_shown, e->position().x(), e->position().y());
     refreshPrompt();
@@ -511,9 +497,9 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
 
 void ViewportWidget::refreshPrompt() {
   const QString p = m_tools.prompt();
-  if (p == m_prompt) return;
-  m_prompt = p;
-  emit promptChanged(p);
+  if (p != m_prompt) emit promptChanged(m_prompt = p);
+  const QString h = m_tools.hover();
+  if (h != m_hoverName) emit hoverChanged(m_hoverName = h);
 }
 
 void ViewportWidget::leaveEvent(QEvent* e) {

@@ -29,7 +29,8 @@ class ViewportWidget : public QOpenGLWidget {
   ToolController& tools() { return m_tools; }
   void setSelection(const Selection& s);
   const Selection& selection() const { return m_selection; }
-  // Emit promptChanged if the tool's prompt line changed (after a click, a move, a tool change).
+  // Emit promptChanged / hoverChanged if the tool's prompt or what is under the cursor changed
+  // (after a click, a move, a tool change).
   void refreshPrompt();
   void frameAll();
   // Frame all as soon as the scene of document revision `revision` is shown (a file just opened:
@@ -83,6 +84,7 @@ class ViewportWidget : public QOpenGLWidget {
   void selected(const Selection& s);
   void message(const QString& text);
   void promptChanged(const QString& text);  // the tool's prompt line (ToolController::prompt)
+  void hoverChanged(const QString& text);   // what is under the cursor (ToolController::hover)
   void glFailed(const QString& why);
 
  protected:
@@ -98,6 +100,7 @@ class ViewportWidget : public QOpenGLWidget {
 
  private:
   QString m_prompt;
+  QString m_hoverName;  // ToolController::hover, as last emitted
   bool frameIsDue(const core::Snapshot& s) const;
   void paintOverlay(QPainter& p);
   // what of the overlay belongs to the picture (exports too): the walk's labels, the legend;

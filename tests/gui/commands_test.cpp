@@ -51,7 +51,7 @@ class CommandsTest : public QObject {
     QVERIFY(w.document().edit("many", ballAmongMany));
     w.document().undoStack()->clear();
     const std::string before = json(w.document().scene());
-    w.setTool({ui::ToolKind::Select});
+    QVERIFY(w.setTool("select"));
     QVERIFY(waitForSnapshot(w));
     ui::ViewportWidget* v = w.viewport();
     QPoint p = pixel(v, Vec3(0.5, 0, 0.45));
@@ -122,7 +122,7 @@ class CommandsTest : public QObject {
     step(QStringLiteral("Delete hook"), 4);
 
     // a nail placed by the tool
-    w.setTool({ui::ToolKind::Nail});
+    QVERIFY(w.setTool("nail"));
     QVERIFY(waitForSnapshot(w));
     click(w.viewport(), pixel(w.viewport(), Vec3(-0.5, 0, 1.0)));
     QCOMPARE(int(doc.scene().nails.size()), 1);

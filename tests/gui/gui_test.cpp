@@ -18,7 +18,7 @@ class GuiTest : public QObject {
 
     // the rod: press at (0, 0, 1), drag to (0.35, 0, 0.15), release
     const Vec3 top(0, 0, 1), bottom(0.35, 0, 0.15);
-    w.setTool({ui::ToolKind::Rod});
+    QVERIFY(w.setTool("rod"));
     QTest::mousePress(v, Qt::LeftButton, {}, pixel(v, top));
     QTest::mouseMove(v, pixel(v, 0.5 * (top + bottom)));
     QTest::mouseMove(v, pixel(v, bottom));
@@ -30,7 +30,7 @@ class GuiTest : public QObject {
     QVERIFY(waitForSnapshot(w));
 
     // point-to-nail: click the rod's upper end, then empty space just left of it
-    w.setTool({ui::ToolKind::Constraint, &core::PointToNailDef::type()});
+    QVERIFY(w.setTool(core::PointToNailDef::type()));
     const Vec3 end1 = rod.position + rod.orientation * Vec3(0, 0, -0.5 * rod.length);
     click(v, pixel(v, end1));
     click(v, pixel(v, end1) + QPoint(-14, 0));
@@ -47,7 +47,7 @@ class GuiTest : public QObject {
     QVERIFY(waitForSnapshot(w));
 
     // play 1 s
-    w.setTool({ui::ToolKind::Select});
+    QVERIFY(w.setTool("select"));
     w.play();
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.0, 30000);
     w.pause();
@@ -88,7 +88,7 @@ class GuiTest : public QObject {
     ui::MainWindow w;
     QVERIFY(ready(w));
     ui::ViewportWidget* v = w.viewport();
-    w.setTool({ui::ToolKind::Box});
+    QVERIFY(w.setTool("box"));
     click(v, pixel(v, Vec3(0, 0, 1)));
     click(v, pixel(v, Vec3(0.35, 0, 1)));
     QCOMPARE(int(w.document().scene().bodies.size()), 2);
@@ -96,7 +96,7 @@ class GuiTest : public QObject {
     QVERIFY(waitForSnapshot(w));
     const core::BodyDef left = w.document().scene().bodies[0], right = w.document().scene().bodies[1];
 
-    w.setTool({ui::ToolKind::Constraint, &core::HingeDef::type()});
+    QVERIFY(w.setTool(core::HingeDef::type()));
     click(v, pixel(v, left.position + Vec3(0.1, 0, 0)));    // "right" face centre
     click(v, pixel(v, right.position + Vec3(-0.1, 0, 0)));  // "left" face centre
     const core::Scene& s = w.document().scene();
@@ -111,7 +111,7 @@ class GuiTest : public QObject {
     QVERIFY(std::abs(std::abs(h.axisB.y()) - 1.0) < 1e-9);
     QVERIFY(waitForSnapshot(w));
 
-    w.setTool({ui::ToolKind::Select});
+    QVERIFY(w.setTool("select"));
     w.play();
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.0, 30000);
     w.pause();
@@ -138,13 +138,13 @@ class GuiTest : public QObject {
     ui::ViewportWidget* v = w.viewport();
     std::vector<std::string> states{json(w.document().scene())};
 
-    w.setTool({ui::ToolKind::Sphere});
+    QVERIFY(w.setTool("sphere"));
     click(v, pixel(v, Vec3(0.5, 0, 0.5)));
     states.push_back(json(w.document().scene()));
-    w.setTool({ui::ToolKind::Nail});
+    QVERIFY(w.setTool("nail"));
     click(v, pixel(v, Vec3(-0.5, 0, 1.0)));
     states.push_back(json(w.document().scene()));
-    w.setTool({ui::ToolKind::Constraint, &core::DistanceDef::type()});
+    QVERIFY(w.setTool(core::DistanceDef::type()));
     QVERIFY(waitForSnapshot(w));
     click(v, pixel(v, Vec3(0.5, 0, 0.6)));   // the sphere's top
     click(v, pixel(v, Vec3(-0.5, 0, 1.0)));  // the nail
@@ -154,7 +154,7 @@ class GuiTest : public QObject {
     states.push_back(json(w.document().scene()));
 
     // a drag of the sphere in many small moves: one undo step
-    w.setTool({ui::ToolKind::Select});
+    QVERIFY(w.setTool("select"));
     QVERIFY(waitForSnapshot(w));
     const int before = w.document().undoStack()->count();
     QPoint p = pixel(v, Vec3(0.5, 0, 0.5));

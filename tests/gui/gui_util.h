@@ -120,9 +120,14 @@ inline bool typeInto(ui::MainWindow& w, const char* field, const char* text) {
   return true;
 }
 
-// The status bar's tool prompt: what the next click takes, what is under the cursor.
+// The status bar's tool prompt: the tool and what its next click takes.
 inline QString prompt(ui::MainWindow& w) {
   auto* l = w.statusBar()->findChild<QLabel*>("toolPrompt");
+  return l ? l->text() : QString();
+}
+// The status bar's "Under the cursor: ..." (a label of its own).
+inline QString underCursor(ui::MainWindow& w) {
+  auto* l = w.statusBar()->findChild<QLabel*>("hoverName");
   return l ? l->text() : QString();
 }
 

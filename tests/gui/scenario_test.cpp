@@ -107,7 +107,7 @@ class ScenarioTest : public QObject {
     QVERIFY(clickTool(w, "Point to nail"));
     const QPoint a1 = pixel(v, Vec3(-1.4, 0, 1.5));
     hover(v, a1);
-    QTRY_VERIFY2(prompt(w).contains("control point rod1.end1"), qPrintable(prompt(w)));
+    QTRY_VERIFY2(underCursor(w).contains("control point rod1.end1"), qPrintable(underCursor(w)));
     click(v, a1);
     QTRY_VERIFY2(prompt(w).contains("Click a nail"), qPrintable(prompt(w)));
     click(v, a1 + QPoint(-16, 0));
@@ -126,7 +126,7 @@ class ScenarioTest : public QObject {
     QVERIFY(clickTool(w, "Point to nail"));
     const QPoint b1 = pixel(v, Vec3(0.1, 0, 1.5));
     hover(v, b1);
-    QTRY_VERIFY2(prompt(w).contains("control point rod2.end1"), qPrintable(prompt(w)));
+    QTRY_VERIFY2(underCursor(w).contains("control point rod2.end1"), qPrintable(underCursor(w)));
     click(v, b1);
     click(v, b1 + QPoint(-16, 0));
     QCOMPARE(int(s.constraints.size()), 2);
@@ -135,10 +135,10 @@ class ScenarioTest : public QObject {
     QVERIFY(clickTool(w, "Point to point"));
     const QPoint b2 = pixel(v, Vec3(0.6, 0, 1.2)), c1 = pixel(v, Vec3(0.72, 0, 1.2));
     hover(v, b2);
-    QTRY_VERIFY2(prompt(w).contains("control point rod2.end2"), qPrintable(prompt(w)));
+    QTRY_VERIFY2(underCursor(w).contains("control point rod2.end2"), qPrintable(underCursor(w)));
     click(v, b2);
     hover(v, c1);
-    QTRY_VERIFY2(prompt(w).contains("control point rod3.end1"), qPrintable(prompt(w)));
+    QTRY_VERIFY2(underCursor(w).contains("control point rod3.end1"), qPrintable(underCursor(w)));
     click(v, c1);
     QCOMPARE(int(s.constraints.size()), 3);
     auto pinned = [&](size_t i) {

@@ -37,7 +37,7 @@ class SceneModelTest : public QObject {
     QAbstractItemModelTester tester(w.sceneModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     ui::Document& doc = w.document();
     QVERIFY(doc.edit("hook", ballOnAHook));
-    w.setTool({ui::ToolKind::Sphere});
+    QVERIFY(w.setTool("sphere"));
     QVERIFY(waitForSnapshot(w));
     click(w.viewport(), pixel(w.viewport(), Vec3(-0.5, 0, 0.3)));
     QCOMPARE(int(doc.scene().bodies.size()), 2);
@@ -70,7 +70,7 @@ class SceneModelTest : public QObject {
     ui::Outliner* o = w.outliner();
     QCOMPARE(o->selectionModel(), w.selectionModel());
 
-    w.setTool({ui::ToolKind::Select});
+    QVERIFY(w.setTool("select"));
     QVERIFY(waitForSnapshot(w));
     click(w.viewport(), pixel(w.viewport(), Vec3(0.5, 0, 0.5)));
     const ui::Selection picked{ui::Selection::Kind::Body, "ball"};

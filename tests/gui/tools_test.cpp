@@ -3,11 +3,16 @@
 #include "gui_util.h"
 
 #include <QMenuBar>
+#include <cstring>
+#include <QScopeGuard>
+#include <QShortcut>
 #include <QTableWidget>
+#include <QToolBar>
 #include <QTextBrowser>
 #include <QTextDocument>
 
 #include "core/constraint_type.h"
+#include "render/picking.h"
 
 using namespace tether;
 using namespace tether::test;
@@ -94,15 +99,15 @@ class ToolsTest : public QObject {
     }));
     QVERIFY(waitForSnapshot(w));
     frontView(v);
-    w.setTool({ui::ToolKind::Constraint, &core::PointToNailDef::type()});
+    QVERIFY(w.setTool(core::PointToNailDef::type()));
     const QPoint top = pixel(v, Vec3(0.6, 0, 0.5));
     QTest::mouseMove(v, top);
-    QTRY_VERIFY(prompt(w).contains("control point ball.top"));
+    QTRY_VERIFY2(underCursor(w).contains("control point ball.top"), qPrintable(underCursor(w)));
     click(v, top);
     QTRY_VERIFY2(prompt(w).contains("Click a nail"), qPrintable(prompt(w)));  // the second click's prompt
     const QPoint nail = pixel(v, Vec3(0, 0, 1));
     QTest::mouseMove(v, nail);
-    QTRY_VERIFY2(prompt(w).contains("Under the cursor: nail \"pivot\""), qPrintable(prompt(w)));
+    QTRY_VERIFY2(underCursor(w).contains("Under the cursor: nail \"pivot\""), qPrintable(underCursor(w)));
     click(v, nail);
     const core::Scene& s = w.document().scene();
     QCOMPARE(int(s.constraints.size()), 2);
@@ -178,6 +183,179 @@ class ToolsTest : public QObject {
     quick->trigger();
     auto* text = w.findChild<QTextBrowser*>();
     QVERIFY(text && text->toPlainText().contains("Point to nail"));
+  }
+  // Issue 19: the Tools menu, both tool bars, the shortcuts and the tool tips come from one
+  // table (ui::makeTools): every tool has exactly one action in the Tools menu with its name,
+  // icon, shortcut and tool tip, on its section's tool bar; every constraint type has a tool; no
+  // key is claimed twice anywhere in the window.
+  void theMenusAndToolBarsAreBuiltFromTheTable() {
+    ui::MainWindow w;
+    const auto& table = w.viewport()->tools().all();
+    QMenu* toolsMenu = nullptr;
+    for (QAction* top : w.menuBar()->actions())
+      if (top->menu() && top->text() == "&Tools") toolsMenu = top->menu();
+    QVERIFY(toolsMenu);
+    QList<QAction*> menuTools;
+    for (QAction* a : toolsMenu->actions())
+      if (!a->isSeparator()) menuTools << a;
+    QCOMPARE(int(menuTools.size()), int(table.size()));
+    auto* buildBar = w.findChild<QToolBar*>("buildBar");
+    auto* constraintBar = w.findChild<QToolBar*>("constraintBar");
+    QVERIFY(buildBar && constraintBar);
+    QSet<QString> ids;
+    for (size_t i = 0; i < table.size(); ++i) {
+      const ui::ToolIdentity& t = table[i]->identity();
+      QVERIFY2(!ids.contains(t.id), qPrintable("two tools are " + t.id));
+      ids << t.id;
+      int inMenu = 0;
+      for (QAction* a : menuTools) inMenu += a->data().toString() == t.id;
+      QVERIFY2(inMenu == 1, qPrintable(QString("%1 has %2 actions in the Tools menu").arg(t.id).arg(inMenu)));
+      QAction* a = menuTools[qsizetype(i)];  // in the table's order
+      QCOMPARE(a->data().toString(), t.id);
+      QCOMPARE(a->text(), t.name);
+      QCOMPARE(a->shortcut(), t.shortcut);
+      QVERIFY2(!t.shortcut.isEmpty(), qPrintable(t.id));
+      QVERIFY2(!a->icon().isNull() && !a->icon().pixmap(24, 24).isNull(), qPrintable(t.id + ": no icon"));
+      QCOMPARE(a->toolTip(), QString("<b>%1</b> (%2)<br>%3")
+                                 .arg(t.name.toHtmlEscaped(), t.shortcut.toString(QKeySequence::NativeText),
+                                      t.description.toHtmlEscaped()));
+      const bool build = t.section == ui::ToolSection::Build;
+      QCOMPARE(buildBar->actions().count(a), build ? 1 : 0);
+      QCOMPARE(constraintBar->actions().count(a), build ? 0 : 1);
+      // chosen by id, its action is the checked one
+      QVERIFY(w.setTool(t.id));
+      QVERIFY2(a->isChecked(), qPrintable(t.id));
+      QCOMPARE(&w.viewport()->tools().tool(), table[i].get());
+    }
+    QVERIFY(!w.setTool(QString("no such tool")));
+    for (const core::ConstraintType* type : core::constraintTypes()) {
+      const ui::Tool* t = w.viewport()->tools().find(QString::fromUtf8(type->id));
+      QVERIFY2(t && t->identity().section == ui::ToolSection::Constraints && t->name() == QString::fromUtf8(type->label),
+               type->id);
+    }
+    // no ambiguous shortcut: every key of every action and QShortcut in the window is one thing's
+    QMap<QString, QString> owner;
+    auto claim = [&](const QKeySequence& k, const QString& what) {
+      const QString key = k.toString(QKeySequence::PortableText);
+      QVERIFY2(!owner.contains(key), qPrintable(key + " is both " + owner.value(key) + " and " + what));
+      owner[key] = what;
+    };
+    for (QAction* a : w.findChildren<QAction*>())
+      for (const QKeySequence& k : a->shortcuts()) claim(k, a->text());
+    for (QShortcut* sc : w.findChildren<QShortcut*>())
+      for (const QKeySequence& k : sc->keys()) claim(k, sc->objectName());
+  }
+
+  // A new user: at 1280 x 800 (an 11 pt font) the status bar cut off "Under the cursor: ..." behind a constraint
+  // tool's long prompt (the two shared a label). Hovering a nail for the second click of the
+  // constraint tool with the longest prompt, the words naming the nail are shown in full.
+  void whatIsUnderTheCursorIsReadableAt1280() {
+    // in a desktop's usual 11 pt font (GNOME's; the test server's default is 9 pt)
+    const QFont before = QApplication::font();
+    QFont desktop = before;
+    desktop.setPointSize(11);
+    QApplication::setFont(desktop);
+    const auto restore = qScopeGuard([&] { QApplication::setFont(before); });
+    ui::MainWindow w;
+    w.resize(1280, 800);
+    QVERIFY(ready(w));
+    QCOMPARE(w.width(), 1280);
+    ui::ViewportWidget* v = w.viewport();
+    const Vec3 at(0.5, 0, 1);
+    QVERIFY(w.document().edit("ball and nail", [&](core::Scene& s) {
+      s.bodies.push_back(ball(Vec3(-0.5, 0, 0.5)));
+      s.nails.push_back({"pivot", at});
+    }));
+    QVERIFY(waitForSnapshot(w));
+    frontView(v);
+    // the constraint tool whose second click has the longest prompt, its first click on the ball
+    const core::ConstraintType* longest = core::constraintTypes().front();
+    for (const core::ConstraintType* type : core::constraintTypes())
+      if (std::strlen(type->secondPrompt) > std::strlen(longest->secondPrompt)) longest = type;
+    QVERIFY(w.setTool(*longest));
+    click(v, pixel(v, Vec3(-0.5, 0, 0.6)));  // the ball's top
+    QTRY_VERIFY2(prompt(w).contains(QString::fromUtf8(longest->secondPrompt)), qPrintable(prompt(w)));
+    QTest::mouseMove(v, pixel(v, at));
+    const QString expected = "Under the cursor: nail \"pivot\"";
+    QLabel* shown = nullptr;
+    auto find = [&] {
+      shown = nullptr;
+      for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().contains(expected) && l->isVisible()) shown = l;
+      return shown != nullptr;
+    };
+    QTRY_VERIFY2(find(), qPrintable(prompt(w)));
+    QTest::qWait(50);  // the status bar laid out
+    const int needed = shown->fontMetrics().horizontalAdvance(shown->text());
+    QVERIFY2(needed <= shown->contentsRect().width(),
+             qPrintable(QString("\"%1\" needs %2 px, has %3").arg(shown->text()).arg(needed).arg(shown->contentsRect().width())));
+    QVERIFY(shown->mapTo(&w, QPoint(shown->width(), 0)).x() <= w.width());
+  }
+
+  // A new user: with the Select tool, a click on the door where the hinge's assembly arrow
+  // crosses it selected the hinge. The rule: a press on a body's drawn surface takes the body
+  // unless it is on an arrow's head; off every body, the arrow's shaft takes its constraint.
+  void anArrowCrossingABodyGivesWayToItButNotAtItsHead() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/door_on_hinge.json"));
+    QVERIFY(waitForSnapshot(w));
+    // the door assembling at t = 0.1 s: the hinge's arrows start on the door and run past its edge
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 0.2, 10000);
+    w.pause();
+    w.simulation().seek(0.1);
+    QTRY_VERIFY_WITH_TIMEOUT(std::abs(v->shownSnapshot()->t - 0.1) < 0.01, 5000);
+    v->update();
+    QTest::qWait(100);
+    const auto snap = v->shownSnapshot();
+    const render::Camera& cam = v->camera();
+    const std::vector<render::Segment> segs = v->drawnSegments();
+    // the arrows' tips on screen: a press within 20 px of one may be on a head
+    std::vector<QPointF> tips;
+    for (const render::Segment& s : segs) {
+      double x = 0, y = 0;
+      if (cam.project(s.to, x, y)) tips.push_back({x, y});
+    }
+    auto nearTip = [&](const QPointF& p) {
+      for (const QPointF& t : tips)
+        if (std::hypot(t.x() - p.x(), t.y() - p.y()) < 20) return true;
+      return false;
+    };
+    auto onBody = [&](const QPointF& p) { return bool(render::pickBody(*snap, cam.ray(p.x(), p.y()))); };
+    // samples along the force and torque arrows' shafts, and a point on a head
+    std::optional<QPoint> shaftOnBody, shaftOffBody, head;
+    for (const render::Segment& s : segs) {
+      if (s.kind != render::Segment::Kind::ConstraintForce && s.kind != render::Segment::Kind::ConstraintTorque) continue;
+      double ax = 0, ay = 0, bx = 0, by = 0;
+      if (!cam.project(s.from, ax, ay) || !cam.project(s.to, bx, by)) continue;
+      const double len = std::hypot(bx - ax, by - ay);
+      if (len < 50) continue;
+      const QPointF a(ax, ay), dir((bx - ax) / len, (by - ay) / len);
+      if (!head) head = (a + (len - 3) * dir).toPoint();
+      for (double u = 0; u < len; u += 1) {
+        const QPointF p = a + u * dir;
+        if (nearTip(p) || render::pickNail(*snap, cam, p.x(), p.y(), 12)) continue;
+        if (onBody(p) && !shaftOnBody) shaftOnBody = p.toPoint();
+        // off the bodies by a margin (a press beside a thin body picks it)
+        if (!render::pickBodyNear(*snap, cam, p.x(), p.y(), 10) && !shaftOffBody) shaftOffBody = p.toPoint();
+      }
+    }
+    QVERIFY2(shaftOnBody && shaftOffBody && head, "the hinge's arrows cross a body and leave it");
+    QVERIFY(w.setTool("select"));
+    click(v, *shaftOnBody);
+    QVERIFY2(w.selection().kind == ui::Selection::Kind::Body,
+             qPrintable(QString("a press on the door under the arrow selected %1").arg(QString::fromStdString(w.selection().name))));
+    w.select({});
+    click(v, *shaftOffBody);
+    QCOMPARE(w.selection().kind, ui::Selection::Kind::Constraint);
+    QCOMPARE(w.selection().name, std::string("hinge"));
+    w.select({});
+    click(v, *head);
+    QCOMPARE(w.selection().kind, ui::Selection::Kind::Constraint);
+    QCOMPARE(w.selection().name, std::string("hinge"));
+    w.document().undoStack()->setClean();
   }
 };
 

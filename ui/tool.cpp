@@ -1,0 +1,131 @@
+#include "ui/tool.h"
+
+namespace tether::ui {
+
+using core::PointRef;
+using core::Vec3;
+
+bool ToolContext::push(std::unique_ptr<SceneCommand> command) const {
+  QString error;
+  if (doc.push(std::move(command), &error)) return true;
+  say(QStringLiteral("Not done: ") + error);
+  return false;
+}
+
+bool ToolContext::workPlane(double px, double py, Vec3& out) const {
+  return camera.hitWorkPlane(camera.ray(px, py), out);
+}
+
+Target ToolContext::targetAt(const core::Snapshot& snap, double px, double py, bool secondClick) const {
+  Target t;
+  if (!snap.geometry) return t;
+  const render::Hit point = render::pickControlPoint(snap, camera, px, py, kPickRadius);
+  const render::Hit nail = render::pickNail(snap, camera, px, py, kPickRadius);
+  // within a pixel and a half on screen the two are at one spot, as far as a click can tell
+  const bool nailWins = nail && (!point || (secondClick && nail.distance <= point.distance + 1.5) ||
+                                 nail.distance < point.distance - 1.5);
+  if (point && !nailWins) {
+    const core::BodyGeometry& b = snap.geometry->bodies[size_t(point.index)];
+    t.kind = Target::Kind::Point;
+    t.ref.kind = PointRef::Kind::BodyPoint;
+    t.ref.body = b.name;
+    t.ref.point = b.points[size_t(point.point)].name;
+    t.position = point.position;
+    t.body = point.index;
+    t.point = point.point;
+    t.local = b.points[size_t(point.point)].local;
+    return t;
+  }
+  if (nail) {
+    t.kind = Target::Kind::Nail;
+    t.ref.kind = PointRef::Kind::Nail;
+    t.ref.target = snap.geometry->nails[size_t(nail.index)].name;
+    t.position = nail.position;
+    return t;
+  }
+  if (const render::Hit h = render::pickPathPoint(snap, camera, px, py, kPickRadius)) {
+    t.kind = Target::Kind::PathPoint;
+    t.ref.kind = PointRef::Kind::Path;
+    t.ref.target = snap.geometry->paths[size_t(h.index)].name;
+    t.position = h.position;
+    return t;
+  }
+  if (workPlane(px, py, t.position)) t.kind = Target::Kind::Space;
+  return t;
+}
+
+core::ConstraintClick ToolContext::toClick(const core::Snapshot& snap, const Target& t) {
+  core::ConstraintClick c;
+  using K = core::ConstraintClick::Kind;
+  c.kind = t.kind == Target::Kind::Point       ? K::Point
+           : t.kind == Target::Kind::Nail      ? K::Nail
+           : t.kind == Target::Kind::PathPoint ? K::PathPoint
+                                               : K::Space;
+  c.ref = t.ref;
+  c.position = t.position;
+  c.local = t.local;
+  if (t.kind == Target::Kind::Point && t.body >= 0 && snap.geometry) {
+    c.shape = snap.geometry->bodies[size_t(t.body)].shape;
+    if (size_t(t.body) < snap.bodies.size()) c.rotation = snap.bodies[size_t(t.body)].q;
+  }
+  return c;
+}
+
+void Tool::release(const core::Snapshot&, double, double) { m_ctx.doc.closeMerge(); }
+
+void Tool::clearHover() {
+  m_hover = Target{};
+  m_hoverBody = m_hoverNail = -1;
+  m_hoverName.clear();
+}
+
+render::Hit Tool::hoverNailOrBody(const core::Snapshot& snap, double px, double py) {
+  if (const render::Hit n = render::pickNail(snap, m_ctx.camera, px, py, ToolContext::kPickRadius)) {
+    m_hoverNail = n.index;
+    m_hoverName = QStringLiteral("nail \"%1\"").arg(QString::fromStdString(snap.geometry->nails[size_t(n.index)].name));
+    return {};
+  }
+  const render::Hit h = render::pickBodyNear(snap, m_ctx.camera, px, py, ToolContext::kBodyPickRadius);
+  if (h) {
+    m_hoverBody = h.index;
+    m_hoverName = QStringLiteral("body \"%1\"").arg(QString::fromStdString(snap.geometry->bodies[size_t(h.index)].name));
+  }
+  return h;
+}
+
+void Tool::hoverWorkPlane(double px, double py) {
+  if (m_ctx.workPlane(px, py, m_hover.position)) m_hover.kind = Target::Kind::Space;
+}
+
+void Tool::hoverTarget(const core::Snapshot& snap, double px, double py, bool secondClick) {
+  m_hover = m_ctx.targetAt(snap, px, py, secondClick);
+  if (m_hover.kind == Target::Kind::None) hoverWorkPlane(px, py);
+  switch (m_hover.kind) {
+    case Target::Kind::Point:
+      m_hoverName = QStringLiteral("control point %1.%2")
+                        .arg(QString::fromStdString(m_hover.ref.body), QString::fromStdString(m_hover.ref.point));
+      break;
+    case Target::Kind::Nail:
+      m_hoverName = QStringLiteral("nail \"%1\"").arg(QString::fromStdString(m_hover.ref.target));
+      break;
+    case Target::Kind::PathPoint:
+      m_hoverName = QStringLiteral("the moving point of path \"%1\"").arg(QString::fromStdString(m_hover.ref.target));
+      break;
+    case Target::Kind::None:
+    case Target::Kind::Space: break;
+  }
+}
+
+void Tool::decorate(render::Highlight& hl) const {
+  hl.hoverBody = m_hoverBody;
+  hl.hoverNail = m_hoverNail;
+  if (m_hover.kind == Target::Kind::Point) {  // the control point under the cursor lights up
+    hl.hoverPointBody = m_hover.body;
+    hl.hoverPoint = m_hover.point;
+  } else if (m_hover.kind != Target::Kind::None) {
+    hl.hoverWorld = true;
+    hl.hoverPosition = m_hover.position;
+  }
+}
+
+}  // namespace tether::ui
