@@ -59,7 +59,8 @@ std::vector<ConstraintIssue> constraintIssues(const Scene& scene, const CheckRep
     if (!issue.conflicting && !issue.redundant) continue;
     if (issue.conflicting) {
       const std::vector<std::string> p = partners(d, report.conflicting);
-      issue.reason = "Conflicting (tether-cli check, at t = 0): its equations cannot all be met together with " +
+      issue.reason = "Conflicting (tether-cli check, at t = 0 and still once the model has had time to assemble): "
+                     "its equations cannot all be met together with " +
                      (p.empty() ? std::string("the others on its bodies") : "those of " + nameList(p)) +
                      "; the solver meets them only as nearly as it can, so the joints pull against each other and "
                      "open. Remove one of them or hold fewer directions (a point-on-line instead of a point-to-point).";

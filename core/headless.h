@@ -67,12 +67,18 @@ struct CheckReport {
   double residual = 0.0;
   std::string solver;                      // the solver path and why
   std::vector<std::string> redundant;      // constraint names
-  std::vector<std::string> conflicting;
+  std::vector<std::string> conflicting;    // at t = 0 and still once the model has had time to assemble
+  std::vector<std::string> assembling;     // conflicting at t = 0 only: the parts start apart
+  double conflictCheckedAt = 0.0;          // s: when the conflicts at t = 0 were last looked at again
   std::vector<std::string> warnings;       // modelling pitfalls found in the scene, and numeric
                                            // settings past their stable bounds (core/stability.h)
 };
 
-// The constraint system at t = 0 (after the events at t = 0). Throws SceneError.
+// The longest checkScene simulates to tell a conflict from an assembly (a model built apart).
+inline constexpr double kAssemblyLookAhead = 5.0;  // s
+
+// The constraint system at t = 0 (after the events at t = 0); constraints conflicting there are
+// looked at again once the model has had time to assemble. Throws SceneError.
 CheckReport checkScene(const Scene& scene);
 std::string formatCheck(const CheckReport& r);
 

@@ -705,18 +705,29 @@ void MainWindow::deleteSelection() {
 }
 
 void MainWindow::analyseConstraints() {
-  // what tether-cli check reports, off the UI thread (a compile and one solve at t = 0: tens of
-  // ms on the bundled examples, seconds for a singular group of a thousand rows); a result for a
-  // revision that is no longer the document's is dropped, the newer one follows
+  // what tether-cli check reports, off the UI thread (a compile and a solve at t = 0: tens of ms
+  // on the bundled examples; seconds for a singular group of a thousand rows, or a model built
+  // apart whose conflicts at t = 0 are looked at again once it has assembled). One analysis at a
+  // time: a change while one runs (a drag edits the scene at every mouse move) asks for another
+  // when it ends, of the document as it is then; a result for an older revision is dropped.
+  if (m_analysing) {
+    m_analysisWanted = true;
+    return;
+  }
+  m_analysing = true;
+  m_analysisWanted = false;
   const long revision = m_doc.revision();
   auto* watcher = new QFutureWatcher<std::vector<core::ConstraintIssue>>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, revision] {
     watcher->deleteLater();
-    if (revision != m_doc.revision()) return;
-    const std::vector<core::ConstraintIssue> issues = watcher->result();
-    m_viewport->setConstraintIssues(issues);
-    m_sceneModel->setConstraintIssues(issues);
-    m_issuesRevision = revision;
+    m_analysing = false;
+    if (revision == m_doc.revision()) {
+      const std::vector<core::ConstraintIssue> issues = watcher->result();
+      m_viewport->setConstraintIssues(issues);
+      m_sceneModel->setConstraintIssues(issues);
+      m_issuesRevision = revision;
+    }
+    if (m_analysisWanted) analyseConstraints();
   });
   watcher->setFuture(QtConcurrent::run([scene = m_doc.scene()] {
     try {

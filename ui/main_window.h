@@ -109,6 +109,7 @@ class MainWindow : public QMainWindow {
   bool m_restartNext = true;
   QString m_lastMessage;
   long m_issuesRevision = -1;
+  bool m_analysing = false, m_analysisWanted = false;  // analyseConstraints: one at a time
 
   QAction* m_playAction = nullptr;
   QActionGroup* m_tools = nullptr;
