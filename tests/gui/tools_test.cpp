@@ -77,7 +77,9 @@ class ToolsTest : public QObject {
       QTest::mouseMove(v, p);
       QTest::mousePress(v, Qt::LeftButton, {}, p);
       QVERIFY2(w.selection().kind == ui::Selection::Kind::Body && w.selection().name == "arm",
-               qPrintable(QString("press %1 missed the rod").arg(k)));
+               qPrintable(QString("press %1 missed the rod: selected %2 \"%3\" (t = %4 s, shown t = %5 s)")
+                              .arg(k).arg(int(w.selection().kind)).arg(QString::fromStdString(w.selection().name))
+                              .arg(snap->t).arg(v->shownSnapshot()->t)));
       QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->mouseActive, 5000);
       QTest::mouseRelease(v, Qt::LeftButton, {}, p);
       QTRY_VERIFY_WITH_TIMEOUT(!w.simulation().snapshot()->mouseActive, 5000);
