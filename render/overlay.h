@@ -4,6 +4,7 @@
 // arrows are round-off noise, and the legend's bar.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <string>
@@ -57,6 +58,12 @@ double niceStep(double x, int steps);
 // would draw full length.
 inline constexpr double kNoiseFraction = 1e-6;
 double noiseFloor(double reference);  // kNoiseFraction * reference (0 for a bad reference)
+
+// An arrow as the renderer draws it: a shaft kArrowShaftPixels wide (times the display's pixel
+// scale) and a head 7 shaft widths long, at most 0.35 of the arrow (lengths in any one unit:
+// metres in the renderer, pixels where ui/ tells a press on the head from one on the shaft).
+inline constexpr double kArrowShaftPixels = 1.6;
+inline double arrowHeadLength(double length, double shaftWidth) { return std::min(0.35 * length, 7.0 * shaftWidth); }
 
 // The largest magnitude of each kind of arrow the view shows in a snapshot (forces: the
 // constraint forces, and the applied forces when shown; torques beyond round-off beside their

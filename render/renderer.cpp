@@ -308,8 +308,8 @@ void Renderer::flush() {
   for (const Gpu::Arrow& a : g.arrows) {
     const double len = a.vector.norm();
     const Vec3 dir = a.vector / len;
-    const double w = 1.6 * m_pixelScale * cam.pixelSize(a.from);
-    const double head = std::min(0.35 * len, 7.0 * w);
+    const double w = kArrowShaftPixels * m_pixelScale * cam.pixelSize(a.from);
+    const double head = arrowHeadLength(len, w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;
     if (manyArrows) {

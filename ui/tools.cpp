@@ -109,13 +109,12 @@ class SelectTool : public Tool {
     return true;
   }
 
-  // Whether (px, py) is on the arrow's head: within the pick radius of the head's length next to
-  // the tip. The renderer's head is 7 shaft widths of 1.6 px (11.2 px) long, at most 0.35 of the
-  // arrow.
+  // Whether (px, py) is on the arrow's head: within the pick radius of the head's length (as the
+  // renderer draws it, render/overlay.h) next to the tip.
   bool onArrowHead(const render::Segment& seg, double px, double py) const {
     double ax = 0, ay = 0, bx = 0, by = 0;
     if (!m_ctx.camera.project(seg.from, ax, ay) || !m_ctx.camera.project(seg.to, bx, by)) return false;
-    const double head = std::min(0.35 * std::hypot(bx - ax, by - ay), 11.2);
+    const double head = render::arrowHeadLength(std::hypot(bx - ax, by - ay), render::kArrowShaftPixels);
     return std::hypot(px - bx, py - by) <= head + kSegmentPickRadius;
   }
 
