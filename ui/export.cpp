@@ -88,6 +88,17 @@ QWidget* pathRow(QWidget* parent, QLineEdit*& edit, const QString& initial, cons
   return row;
 }
 
+// An export dialog's layout: its form above Export and Cancel.
+void layOutWithExportButtons(QDialog* dialog, QFormLayout* form) {
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+  buttons->button(QDialogButtonBox::Ok)->setText(QDialog::tr("Export"));
+  QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+  auto* layout = new QVBoxLayout(dialog);
+  layout->addLayout(form);
+  layout->addWidget(buttons);
+}
+
 }  // namespace
 
 FfmpegLookup findFfmpeg() {
@@ -192,13 +203,7 @@ ExportImageDialog::ExportImageDialog(const QString& path, const QSize& viewportS
                           this);
   note->setWordWrap(true);
   form->addRow(note);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
-  layout->addWidget(buttons);
+  layOutWithExportButtons(this, form);
 }
 
 QString ExportImageDialog::path() const {
@@ -306,13 +311,7 @@ ExportVideoDialog::ExportVideoDialog(const QString& path, const QSize& viewportS
   m_note->setObjectName(QStringLiteral("exportNote"));
   m_note->setWordWrap(true);
   form->addRow(m_note);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
-  layout->addWidget(buttons);
+  layOutWithExportButtons(this, form);
   if (m_ffmpeg.path.isEmpty()) m_format->setCurrentIndex(2);
   connect(m_format, &QComboBox::currentIndexChanged, this, [this] { formatChanged(); });
   connect(m_path, &QLineEdit::textChanged, this, [this] { formatChanged(); });

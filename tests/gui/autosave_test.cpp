@@ -74,6 +74,15 @@ void hangingBall(ui::MainWindow& w, double duration, const std::string& holdName
   QVERIFY(waitForSnapshot(w));
 }
 
+// The hanging ball with a 1 s duration, saved in home and opened from there: a scene of its own,
+// with the timeline's ruler fitted to its 1 s.
+bool openShortScene(ui::MainWindow& w, const QTemporaryDir& home) {
+  hangingBall(w, 1.0);
+  const QString file = home.filePath(QStringLiteral("short.json"));
+  core::saveScene(w.document().scene(), file.toStdString());
+  return w.openFile(file) && waitForSnapshot(w);
+}
+
 }  // namespace
 
 class AutosaveTest : public QObject {
@@ -433,13 +442,8 @@ class AutosaveTest : public QObject {
     ui::MainWindow w;
     QVERIFY(ready(w));
     w.resize(1280, 900);
-    hangingBall(w, 1.0);
-    // opened from a file: a scene of its own, with the ruler fitted to its 1 s
     QTemporaryDir home;
-    const QString file = home.filePath(QStringLiteral("short.json"));
-    core::saveScene(w.document().scene(), file.toStdString());
-    QVERIFY(w.openFile(file));
-    QVERIFY(waitForSnapshot(w));
+    QVERIFY(openShortScene(w, home));
     ui::TimelineView* tv = w.timeline()->view();
     const double visible = tv->timeAt(tv->width()) - tv->timeAt(tv->labelWidth());
     QVERIFY(visible < 1.5);
@@ -490,12 +494,8 @@ class AutosaveTest : public QObject {
     ui::MainWindow w;
     QVERIFY(ready(w));
     w.resize(1280, 800);
-    hangingBall(w, 1.0);
     QTemporaryDir home;
-    const QString file = home.filePath(QStringLiteral("short.json"));
-    core::saveScene(w.document().scene(), file.toStdString());
-    QVERIFY(w.openFile(file));
-    QVERIFY(waitForSnapshot(w));
+    QVERIFY(openShortScene(w, home));
     ui::TimelineView* tv = w.timeline()->view();
     auto* bar = w.timeline()->findChild<QScrollBar*>(QStringLiteral("timelineScroll"));
     QVERIFY(bar);
