@@ -12,7 +12,7 @@ namespace tether::core {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
+[[noreturn]] void invalid(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
 
 std::string idx(const char* list, size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
 
@@ -20,7 +20,7 @@ void positive(double v, const std::string& where) {
   if (!(v > 0.0)) {
     std::ostringstream s;
     s << "must be > 0 (is " << v << ")";
-    fail(where, s.str());
+    invalid(where, s.str());
   }
 }
 
@@ -29,7 +29,7 @@ void inRange(double v, double lo, double hi, const std::string& where, const cha
   if (v >= lo && v <= hi) return;
   std::ostringstream s;
   s << "must be between " << lo << " and " << hi << (*unit ? " " : "") << unit << " (is " << v << ")";
-  fail(where, s.str());
+  invalid(where, s.str());
 }
 void positiveIn(double v, double lo, double hi, const std::string& where, const char* unit) {
   positive(v, where);
@@ -45,7 +45,7 @@ void bounded(double v, double max, const std::string& where, const char* unit) {
 // the normalized direction would be 0 and the constraint silently do nothing)
 void nonZero(const Vec3& v, const std::string& where) {
   bounded(v, Limits::kMaxCoordinate, where, "");
-  if (!(v.norm() > 1e-12)) fail(where, "must not be the zero vector");
+  if (!(v.norm() > 1e-12)) invalid(where, "must not be the zero vector");
 }
 
 enum class Kind { Body, Nail, Path, Force, Constraint };
@@ -79,8 +79,8 @@ class Names {
 
   size_t require(const std::string& n, Kind k, const std::string& where) const {
     const auto* e = find(n);
-    if (!e) fail(where, std::string("no ") + kindName(k) + " named \"" + n + "\"");
-    if (e->first != k) fail(where, "\"" + n + "\" is a " + kindName(e->first) + ", not a " + kindName(k));
+    if (!e) invalid(where, std::string("no ") + kindName(k) + " named \"" + n + "\"");
+    if (e->first != k) invalid(where, "\"" + n + "\" is a " + kindName(e->first) + ", not a " + kindName(k));
     return e->second;
   }
 
@@ -96,7 +96,7 @@ class Names {
           std::string names;
           for (const NamedPoint& p : shapePoints(b)) names += (names.empty() ? "" : ", ") + p.name;
           for (const NamedPoint& p : b.points) names += ", " + p.name;
-          fail(where, "body \"" + b.name + "\" has no control point \"" + r.point + "\" (it has: " + names + ")");
+          invalid(where, "body \"" + b.name + "\" has no control point \"" + r.point + "\" (it has: " + names + ")");
         }
         break;
       }
@@ -108,13 +108,13 @@ class Names {
 
  private:
   void add(const std::string& n, Kind k, size_t i, const std::string& where) {
-    if (n.empty()) fail(where + ".name", "must not be empty");
+    if (n.empty()) invalid(where + ".name", "must not be empty");
     for (unsigned char c : n)
-      if (c < 0x20 || c == 0x7f) fail(where + ".name", "must not contain control characters (a newline, tab or NUL byte)");
-    if (n.find_first_of(".:") != std::string::npos) fail(where + ".name", "must not contain '.' or ':'");
-    if (n == "gravity") fail(where + ".name", "\"gravity\" is reserved");
+      if (c < 0x20 || c == 0x7f) invalid(where + ".name", "must not contain control characters (a newline, tab or NUL byte)");
+    if (n.find_first_of(".:") != std::string::npos) invalid(where + ".name", "must not contain '.' or ':'");
+    if (n == "gravity") invalid(where + ".name", "\"gravity\" is reserved");
     auto [it, fresh] = m_map.emplace(n, std::make_pair(k, i));
-    if (!fresh) fail(where + ".name", "duplicate name \"" + n + "\" (already used by a " + kindName(it->second.first) + ")");
+    if (!fresh) invalid(where + ".name", "duplicate name \"" + n + "\" (already used by a " + kindName(it->second.first) + ")");
   }
 
   const Scene& m_scene;
@@ -134,7 +134,7 @@ void validateBody(const BodyDef& b, const std::string& w) {
     case Shape::Torus:
       length(b.majorRadius, w + ".major_radius");
       length(b.minorRadius, w + ".minor_radius");
-      if (b.minorRadius >= b.majorRadius) fail(w + ".minor_radius", "must be smaller than major_radius");
+      if (b.minorRadius >= b.majorRadius) invalid(w + ".minor_radius", "must be smaller than major_radius");
       break;
     case Shape::Box:
       length(b.size.x(), w + ".size[0]");
@@ -145,15 +145,15 @@ void validateBody(const BodyDef& b, const std::string& w) {
   bounded(b.position, L::kMaxCoordinate, w + ".position", "m");
   bounded(b.velocity, L::kMaxSpeed, w + ".velocity", "m/s");
   bounded(b.angularVelocity, L::kMaxSpeed, w + ".angular_velocity", "rad/s");
-  if (std::abs(b.orientation.norm() - 1.0) > 1e-6) fail(w + ".orientation", "must be a unit quaternion");
+  if (std::abs(b.orientation.norm() - 1.0) > 1e-6) invalid(w + ".orientation", "must be a unit quaternion");
   const auto builtIn = shapePoints(b);
   for (size_t i = 0; i < b.points.size(); ++i) {
     const std::string pw = w + ".points." + b.points[i].name;
-    if (b.points[i].name.empty()) fail(w + ".points", "a point name must not be empty");
+    if (b.points[i].name.empty()) invalid(w + ".points", "a point name must not be empty");
     for (const NamedPoint& p : builtIn)
-      if (p.name == b.points[i].name) fail(pw, std::string("shadows the ") + toString(b.shape) + "'s own control point");
+      if (p.name == b.points[i].name) invalid(pw, std::string("shadows the ") + toString(b.shape) + "'s own control point");
     for (size_t j = 0; j < i; ++j)
-      if (b.points[j].name == b.points[i].name) fail(pw, "duplicate point name");
+      if (b.points[j].name == b.points[i].name) invalid(pw, "duplicate point name");
     bounded(b.points[i].local, Limits::kMaxCoordinate, pw, "m");
   }
 }
@@ -168,15 +168,15 @@ void validatePath(const PathDef& p, const std::string& w) {
     case PathKind::Circle:
       bounded(p.center, L::kMaxCoordinate, w + ".center", "m");
       positiveIn(p.radius, L::kMinLength, L::kMaxLength, w + ".radius", "m");
-      if (p.period == 0.0) fail(w + ".period", "must not be 0");
+      if (p.period == 0.0) invalid(w + ".period", "must not be 0");
       inRange(std::abs(p.period), L::kMinTime, L::kMaxTime, w + ".period", "s (in magnitude)");
       bounded(p.phase, 1e6, w + ".phase", "rad");
       nonZero(p.normal, w + ".normal");
       nonZero(p.u, w + ".u");
-      if (p.u.normalized().cross(p.normal.normalized()).norm() < 1e-6) fail(w + ".u", "must not be parallel to normal");
+      if (p.u.normalized().cross(p.normal.normalized()).norm() < 1e-6) invalid(w + ".u", "must not be parallel to normal");
       break;
     case PathKind::Spline:
-      if (p.keyframes.size() < 2) fail(w + ".keyframes", "needs at least 2 keyframes");
+      if (p.keyframes.size() < 2) invalid(w + ".keyframes", "needs at least 2 keyframes");
       for (size_t i = 0; i < p.keyframes.size(); ++i) {
         const std::string kw = w + ".keyframes[" + std::to_string(i) + "]";
         bounded(p.keyframes[i].t, L::kMaxTime, kw + ".t", "s");
@@ -184,7 +184,7 @@ void validatePath(const PathDef& p, const std::string& w) {
       }
       for (size_t i = 1; i < p.keyframes.size(); ++i)
         if (!(p.keyframes[i].t - p.keyframes[i - 1].t >= L::kMinTime))
-          fail(w + ".keyframes[" + std::to_string(i) + "].t", "keyframe times must increase strictly (by at least 1e-9 s)");
+          invalid(w + ".keyframes[" + std::to_string(i) + "].t", "keyframe times must increase strictly (by at least 1e-9 s)");
       break;
   }
 }
@@ -204,29 +204,29 @@ void validateForce(const ForceDef& f, const Names& names, const std::string& w) 
     case ForceKind::Spring:
       names.point(f.a, w + ".a");
       names.point(f.b, w + ".b");
-      if (f.stiffness < 0.0) fail(w + ".stiffness", "must be >= 0");
-      if (f.damping < 0.0) fail(w + ".damping", "must be >= 0");
-      if (f.restLength < 0.0) fail(w + ".rest_length", "must be >= 0");
+      if (f.stiffness < 0.0) invalid(w + ".stiffness", "must be >= 0");
+      if (f.damping < 0.0) invalid(w + ".damping", "must be >= 0");
+      if (f.restLength < 0.0) invalid(w + ".rest_length", "must be >= 0");
       break;
     case ForceKind::Damping:
       for (size_t i = 0; i < f.bodies.size(); ++i) names.body(f.bodies[i], w + ".bodies[" + std::to_string(i) + "]");
-      if (f.linear < 0.0) fail(w + ".linear", "must be >= 0");
-      if (f.angular < 0.0) fail(w + ".angular", "must be >= 0");
+      if (f.linear < 0.0) invalid(w + ".linear", "must be >= 0");
+      if (f.angular < 0.0) invalid(w + ".angular", "must be >= 0");
       break;
     case ForceKind::TorsionSpring:
       names.body(f.bodyA, w + ".body_a");
       names.body(f.bodyB, w + ".body_b");
-      if (f.bodyA == f.bodyB) fail(w + ".body_b", "must differ from body_a");
+      if (f.bodyA == f.bodyB) invalid(w + ".body_b", "must differ from body_a");
       nonZero(f.axisA, w + ".axis_a");
       nonZero(f.axisB, w + ".axis_b");
-      if (f.stiffness < 0.0) fail(w + ".stiffness", "must be >= 0");
-      if (f.damping < 0.0) fail(w + ".damping", "must be >= 0");
-      if (f.restAngle < 0.0 || f.restAngle > M_PI) fail(w + ".rest_angle", "must be in [0, pi]");
+      if (f.stiffness < 0.0) invalid(w + ".stiffness", "must be >= 0");
+      if (f.damping < 0.0) invalid(w + ".damping", "must be >= 0");
+      if (f.restAngle < 0.0 || f.restAngle > M_PI) invalid(w + ".rest_angle", "must be in [0, pi]");
       break;
     case ForceKind::ConstantForce:
       names.point(f.a, w + ".point");
       if (f.a.kind == PointRef::Kind::Nail || f.a.kind == PointRef::Kind::Path)
-        fail(w + ".point", "must be a point on a body");
+        invalid(w + ".point", "must be a point on a body");
       break;
     case ForceKind::ConstantTorque: names.body(f.bodyA, w + ".body"); break;
   }
@@ -234,7 +234,7 @@ void validateForce(const ForceDef& f, const Names& names, const std::string& w) 
 
 void bodyPointOnly(const PointRef& r, const std::string& w) {
   if (r.kind == PointRef::Kind::Nail || r.kind == PointRef::Kind::Path)
-    fail(w, "must be a point on a body (to hold it at a fixed or moving point, use point-to-nail or point-to-path, or join it to a fixed body)");
+    invalid(w, "must be a point on a body (to hold it at a fixed or moving point, use point-to-nail or point-to-path, or join it to a fixed body)");
 }
 
 // Each field by its kind (the type's table row), then the type's own checks.
@@ -265,18 +265,18 @@ void validateConstraint(const Scene& s, const ConstraintDef& c, const Names& nam
 }
 
 void validateEvent(const EventDef& e, const Scene& s, const Names& names, const std::string& w) {
-  if (!(e.time >= 0.0)) fail(w + ".time", "must be >= 0");
+  if (!(e.time >= 0.0)) invalid(w + ".time", "must be >= 0");
   inRange(e.time, 0.0, Limits::kMaxTime, w + ".time", "s");
   for (size_t i = 0; i < e.value.size(); ++i) bounded(e.value[i], Limits::kMaxCoefficient, w + ".value", "");
   auto checkValue = [&](int size) {
     if (static_cast<int>(e.value.size()) != size)
-      fail(w + ".value", size == 1 ? "must be a number" : "must be an array of 3 numbers");
+      invalid(w + ".value", size == 1 ? "must be a number" : "must be an array of 3 numbers");
   };
   if (e.target == "gravity") {
     if (e.action == EventAction::Create || e.action == EventAction::Remove)
-      fail(w + ".action", "gravity can be enabled, disabled or set, not created or removed");
+      invalid(w + ".action", "gravity can be enabled, disabled or set, not created or removed");
     if (e.action == EventAction::Set) {
-      if (e.param != "acceleration") fail(w + ".param", "gravity has one parameter: \"acceleration\"");
+      if (e.param != "acceleration") invalid(w + ".param", "gravity has one parameter: \"acceleration\"");
       checkValue(3);
       for (size_t i = 0; i < 3; ++i)
         bounded(e.value[i], Limits::kMaxAcceleration, w + ".value[" + std::to_string(i) + "]", "m/s^2");
@@ -284,29 +284,29 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
     return;
   }
   const auto* t = names.find(e.target);
-  if (!t) fail(w + ".target", "no body, force, constraint or path named \"" + e.target + "\"");
+  if (!t) invalid(w + ".target", "no body, force, constraint or path named \"" + e.target + "\"");
   const auto [kind, i] = *t;
   switch (e.action) {
     case EventAction::Create:
     case EventAction::Remove:
-      if (kind != Kind::Body) fail(w + ".action", std::string(toString(e.action)) + " applies to bodies only");
+      if (kind != Kind::Body) invalid(w + ".action", std::string(toString(e.action)) + " applies to bodies only");
       return;
     case EventAction::Enable:
     case EventAction::Disable:
       if (kind != Kind::Force && kind != Kind::Constraint)
-        fail(w + ".action", std::string(toString(e.action)) + " applies to forces, constraints and gravity");
+        invalid(w + ".action", std::string(toString(e.action)) + " applies to forces, constraints and gravity");
       return;
     case EventAction::Set:
       if (kind == Kind::Path) {
-        if (e.param != "speed") fail(w + ".param", "a path has one parameter: \"speed\"");
+        if (e.param != "speed") invalid(w + ".param", "a path has one parameter: \"speed\"");
         checkValue(1);
-        if (!(e.value[0] >= 0.0)) fail(w + ".value", "speed must be >= 0");
+        if (!(e.value[0] >= 0.0)) invalid(w + ".value", "speed must be >= 0");
         return;
       }
       if (kind == Kind::Constraint) {
-        if (e.param != "tau") fail(w + ".param", "a constraint has one parameter: \"tau\"");
+        if (e.param != "tau") invalid(w + ".param", "a constraint has one parameter: \"tau\"");
         checkValue(1);
-        if (!(e.value[0] > 0.0)) fail(w + ".value", "tau must be > 0");
+        if (!(e.value[0] > 0.0)) invalid(w + ".value", "tau must be > 0");
         inRange(e.value[0], Limits::kMinTime, Limits::kMaxTime, w + ".value", "s");
         return;
       }
@@ -315,15 +315,15 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
         for (const ParamSpec& p : settableParams(s.forces[i].kind)) {
           if (e.param == p.name) {
             checkValue(p.size);
-            if (p.size == 1 && e.value[0] < 0.0) fail(w + ".value", "must be >= 0");
+            if (p.size == 1 && e.value[0] < 0.0) invalid(w + ".value", "must be >= 0");
             return;
           }
           list += (list.empty() ? "" : ", ") + std::string(p.name);
         }
-        fail(w + ".param", std::string("a ") + toString(s.forces[i].kind) + " has no parameter \"" + e.param +
+        invalid(w + ".param", std::string("a ") + toString(s.forces[i].kind) + " has no parameter \"" + e.param +
                                "\" (it has: " + list + ")");
       }
-      fail(w + ".target", "set applies to forces, constraints, paths and gravity");
+      invalid(w + ".target", "set applies to forces, constraints, paths and gravity");
   }
 }
 
@@ -361,7 +361,7 @@ void checkConstraintsPerBody(const Scene& s) {
     const BodyDef& b = s.bodies[i];
     const auto it = count.find(b.name);
     if (b.fixed || it == count.end() || it->second <= Limits::kMaxConstraintsPerBody) continue;
-    fail(idx("bodies", i), "body \"" + b.name + "\" is joined by " + std::to_string(it->second) +
+    invalid(idx("bodies", i), "body \"" + b.name + "\" is joined by " + std::to_string(it->second) +
                                " constraints, more than the " + std::to_string(Limits::kMaxConstraintsPerBody) +
                                " one moving body may take: constraints that share a body couple pairwise, so the "
                                "solver's work grows with the cube of their number; join the parts through "
@@ -377,7 +377,7 @@ void checkStepCount(double duration, double dt, const std::string& where) {
   std::ostringstream m;
   m << duration << " s at dt = " << dt << " s is " << steps << " steps, more than the " << Limits::kMaxSteps
     << " one run may take; shorten it or raise dt";
-  fail(where, m.str());
+  invalid(where, m.str());
 }
 
 void validateScene(const Scene& s) {
@@ -390,14 +390,14 @@ void validateScene(const Scene& s) {
   positiveIn(st.duration, L::kMinTime, L::kMaxTime, "settings.duration", "s");
   checkStepCount(st.duration, st.dt, "settings.duration");
   if (st.assemblyTime) inRange(*st.assemblyTime, 0.0, L::kMaxTime, "settings.assembly_time", "s");
-  if (!st.gravity.allFinite()) fail("settings.gravity", "must be finite");
+  if (!st.gravity.allFinite()) invalid("settings.gravity", "must be finite");
   bounded(st.gravity, L::kMaxAcceleration, "settings.gravity", "m/s^2");
   inRange(st.baumgarteAlpha, 0.0, L::kMaxBaumgarte, "settings.baumgarte_alpha", "1/s");
   inRange(st.baumgarteBeta, 0.0, L::kMaxBaumgarte, "settings.baumgarte_beta", "1/s");
   if (st.solverIterations < 1 || st.solverIterations > L::kMaxSolverIterations)
-    fail("settings.solver_iterations", "must be in 1.." + std::to_string(L::kMaxSolverIterations));
+    invalid("settings.solver_iterations", "must be in 1.." + std::to_string(L::kMaxSolverIterations));
   if (st.maxSubsteps < 1 || st.maxSubsteps > L::kMaxSubsteps)
-    fail("settings.max_substeps", "must be in 1.." + std::to_string(L::kMaxSubsteps));
+    invalid("settings.max_substeps", "must be in 1.." + std::to_string(L::kMaxSubsteps));
 
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));

@@ -20,8 +20,11 @@ packages=(
   # the autosave test drives the app in its own process (kill -9, start again) with it
   xdotool
 )
-# `deps.sh fuzz` (scripts/fuzz.sh): clang with libFuzzer and its sanitizer runtimes
-if [ "${1:-}" = fuzz ]; then packages+=(clang libclang-rt-14-dev); fi
+# `deps.sh test` (scripts/test.sh: the sanitizer stages) and `deps.sh fuzz` (scripts/fuzz.sh):
+# clang with its sanitizer runtimes and libFuzzer. The sanitizer presets compile with clang, not
+# g++: 1.7x faster on the core's heaviest file (constraint_solvers.cpp at -O1 with ASan+UBSan:
+# 59 s against 102 s; with TSan 24 s against 47 s), and the CI's time is mostly compiling.
+case "${1:-}" in test | fuzz) packages+=(clang libclang-rt-14-dev) ;; esac
 
 missing=()
 for p in "${packages[@]}"; do

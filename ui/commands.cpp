@@ -329,8 +329,8 @@ EditEvents::EditEvents(Document& doc, const QString& text, const std::vector<std
     : ReplaceObjects(doc, text), m_merges(merges) {
   for (const auto& [i, after] : events)
     if (i >= 0 && size_t(i) < scene().events.size()) m_events.push_back({size_t(i), scene().events[size_t(i)], after});
-  for (const auto& [path, change] : paths)
-    replace({false, core::ObjectKind::Path, path}, [&](Scene& s) { change(s.paths.front()); });
+  for (const auto& p : paths)  // (not a structured binding: clang 14, the sanitizer builds' compiler, cannot capture one)
+    replace({false, core::ObjectKind::Path, p.first}, [&p](Scene& s) { p.second(s.paths.front()); });
 }
 
 void EditEvents::apply(Scene& s) const {

@@ -377,8 +377,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     std::map<std::string, std::vector<std::pair<int, double>>> times;  // path -> (keyframe, time)
     for (const auto& [path, k, t] : m_dragKeys) times[path].emplace_back(k, t + dt);
     std::vector<std::pair<std::string, std::function<void(core::PathDef&)>>> paths;
-    for (const auto& [path, keys] : times)
-      paths.emplace_back(path, [keys](core::PathDef& p) {
+    for (const auto& [path, pathKeys] : times)
+      paths.emplace_back(path, [keys = pathKeys](core::PathDef& p) {  // (clang 14 cannot capture a binding)
         for (const auto& [k, t] : keys) p.keyframes[size_t(k)].t = t;
       });
     QString error;
