@@ -1,0 +1,58 @@
+// Redon & Coquillart's experiment: the same frictionless problems solved in contact space
+// (Dantzig / Baraff pivoting on A = J M^-1 J^T) and in motion space (the nearest-point active-set
+// method on Q^T J^T), n bodies and c rows per body on average, each row on two random bodies.
+// The paper reports the ratio t_contact / t_motion growing with c. Both solvers here are dense:
+//   build/release/tests/bench/gauss_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
+// and compare the medians of BM_GaussContactSpace and BM_GaussMotionSpace at each (n, c).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "core/gauss.h"
+#include "tests/gauss_problems.h"
+
+namespace {
+
+using namespace tether::core::gauss;
+
+// ten problems per (n, c), the same for both solvers; rows = c n / 2 (each row touches two bodies)
+std::vector<Problem> benchProblems(int bodies, int rowsPerBody) {
+  std::mt19937_64 rng(1000 * std::uint64_t(bodies) + std::uint64_t(rowsPerBody));
+  std::vector<Problem> out;
+  for (int k = 0; k < 10; ++k) {
+    tether::testing::GaussProblemShape shape;
+    shape.bodies = bodies;
+    shape.rows = rowsPerBody * bodies / 2;
+    out.push_back(tether::testing::randomGaussProblem(rng, shape));
+  }
+  return out;
+}
+
+template <Solution (*solve)(const Problem&, double)>
+void BM_Gauss(benchmark::State& state) {
+  const std::vector<Problem> problems = benchProblems(int(state.range(0)), int(state.range(1)));
+  for (auto _ : state)
+    for (const Problem& p : problems) {
+      const Solution s = solve(p, 1e-12);
+      if (!s.ok) state.SkipWithError(s.error.c_str());
+      benchmark::DoNotOptimize(s.acceleration.data());
+    }
+  state.counters["rows"] = double(problems.front().rows.size());
+  state.SetItemsProcessed(state.iterations() * long(problems.size()));
+}
+
+void gaussArguments(benchmark::internal::Benchmark* b) {
+  for (int n : {20, 50})
+    for (int c : {1, 2, 4, 6, 8, 10}) b->Args({n, c});
+  b->Unit(benchmark::kMicrosecond);
+}
+
+void BM_GaussMotionSpace(benchmark::State& state) { BM_Gauss<solveMotionSpace>(state); }
+void BM_GaussContactSpace(benchmark::State& state) { BM_Gauss<solveContactSpace>(state); }
+BENCHMARK(BM_GaussMotionSpace)->Apply(gaussArguments);
+BENCHMARK(BM_GaussContactSpace)->Apply(gaussArguments);
+
+}  // namespace
+
+BENCHMARK_MAIN();
