@@ -11,7 +11,7 @@
 #     export_tests; the plots reading the history while it grows: plot_dock_tests); the others
 #     run in the release build only (core is single-threaded).
 # Sanitizer builds compile everything again: each stage is chosen to keep the whole run well under
-# 20 minutes on 2 cores. Every stage is a unity build (CMakeLists.txt: TETHER_UNITY_BUILD, kept in
+# 20 minutes on 2 cores. Every stage builds ui/ and render/ in unity batches (CMakeLists.txt: TETHER_UNITY_BUILD, kept in
 # the build's cache: `cmake --preset release -DTETHER_UNITY_BUILD=OFF` to edit file by file again);
 # the sanitizer stages compile with clang (scripts/deps.sh test), which is 1.7x faster there.
 set -euo pipefail
