@@ -34,6 +34,20 @@ bool mayTouch(const CollisionBody& a, const CollisionBody& b) {
   return a.collides && b.collides && !(a.fixed && b.fixed) && (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
 }
 
+bool sameShape(const CollisionBody& a, const CollisionBody& b) {
+  if (a.shape != b.shape) return false;
+  switch (a.shape) {
+    case Shape::Sphere: return a.radius == b.radius;
+    case Shape::Rod: return a.radius == b.radius && a.length == b.length;
+    case Shape::Box: return a.size == b.size;
+    case Shape::Torus: return a.majorRadius == b.majorRadius && a.minorRadius == b.minorRadius;
+  }
+  return false;
+}
+bool sameFilter(const CollisionBody& a, const CollisionBody& b) {
+  return a.fixed == b.fixed && a.collides == b.collides && a.group == b.group && a.mask == b.mask;
+}
+
 void checkBody(const CollisionBody& b, std::size_t i) {
   const auto bad = [&](const std::string& what) {
     throw std::invalid_argument("collision body " + std::to_string(i) + ": " + what);
@@ -116,21 +130,26 @@ void mergeClose(std::vector<Contact>& cs, double tol) {
 // normals agree exactly; a ball reaching into the other body from another side does not.
 constexpr double kLineContactCos = 0.9659258262890683;
 
-// Drops Bullet's ordinary (ContactResultCallback) filtering: every probe result is reported.
-struct ProbeResult final : btCollisionWorld::ContactResultCallback {
-  const btCollisionObject* probe = nullptr;
-  std::vector<Contact>* out = nullptr;  // A = the probe ball
-  btScalar addSingleResult(btManifoldPoint& cp, const btCollisionObjectWrapper* w0, int, int,
-                           const btCollisionObjectWrapper*, int, int) override {
-    if (!(cp.getDistance() < 0.0)) return 0;
+// One pair's points as Bullet's algorithm reports them, in the order (a, other), before any
+// manifold caching (which merges close points and keeps 4). Bullet's A is the manifold's
+// body 0, which may be either wrapper (as btCollisionWorld's own bridged result reads it).
+struct PairResult final : btManifoldResult {
+  const btCollisionObject* a = nullptr;
+  std::vector<Contact>* out = nullptr;
+  PairResult(const btCollisionObjectWrapper* w0, const btCollisionObjectWrapper* w1) : btManifoldResult(w0, w1) {}
+  void addContactPoint(const btVector3& normalOnB, const btVector3& pointOnB, btScalar distance) override {
+    if (!(distance < 0.0)) return;
+    const bool swapped = m_manifoldPtr && m_manifoldPtr->getBody0() != m_body0Wrap->getCollisionObject();
+    const btCollisionObject* bulletA = (swapped ? m_body1Wrap : m_body0Wrap)->getCollisionObject();
+    const Vec3 onB = fromBt(pointOnB), n = fromBt(normalOnB);
+    const Vec3 onA = onB + distance * n;  // Bullet's A point: pushed back along the normal
     Contact c;
-    const bool probeIsA = w0->getCollisionObject() == probe;
-    c.pointA = fromBt(probeIsA ? cp.m_positionWorldOnA : cp.m_positionWorldOnB);
-    c.pointB = fromBt(probeIsA ? cp.m_positionWorldOnB : cp.m_positionWorldOnA);
-    c.normal = fromBt(cp.m_normalWorldOnB) * (probeIsA ? 1.0 : -1.0);
-    c.depth = -cp.getDistance();
+    const bool same = bulletA == a;
+    c.pointA = same ? onA : onB;
+    c.pointB = same ? onB : onA;
+    c.normal = same ? n : Vec3(-n);
+    c.depth = -distance;
     out->push_back(c);
-    return 0;
   }
 };
 
@@ -177,11 +196,13 @@ double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
 }
 
 struct CollisionDetector::Impl {
-  // One body's Bullet objects: one, or for a torus one per chord capsule. The chords are separate objects rather than a
-  // btCompoundShape: Bullet's compound algorithm writes every child's points into one shared
-  // 4-point manifold, merging and replacing them in the order its child tree is walked, which
-  // depends on the previous queries; separate objects give each chord pair its own manifold.
+  // One body's Bullet objects, rebuilt when its shape or filtering changes: one, or for a
+  // torus one per chord capsule. The chords are separate objects rather than a btCompoundShape:
+  // Bullet's compound algorithm writes every child's points into one shared 4-point manifold,
+  // merging and replacing them in the order its child tree is walked; separate objects give
+  // each chord its own points.
   struct Slot {
+    CollisionBody built;                      // shape and filter it was built with
     std::unique_ptr<btCollisionShape> shape;  // shared by the body's objects
     std::vector<btTransform> parts;           // each object's pose in body coordinates
     std::vector<std::unique_ptr<btCollisionObject>> objects;
@@ -197,50 +218,33 @@ struct CollisionDetector::Impl {
     }
   };
 
-  // The configuration and dispatcher (Bullet's memory pools) stay; the broad phase, the world and
-  // the objects are made for each query (Frame).
+  // Kept between queries: the broad phase with the bodies' objects (a query moves them and
+  // updates their boxes). Not kept: any narrow-phase result. Each overlapping pair is computed
+  // by a new Bullet algorithm with its objects in body order, so a pair's points depend on its
+  // two poses alone. (With btCollisionWorld keeping an algorithm and manifold per pair, results
+  // after other poses differed from a fresh world's in the last bits, and by up to 1e-8 m for
+  // GJK/EPA pairs, even with every manifold cleared before the query.)
   btDefaultCollisionConfiguration config;
   btCollisionDispatcher dispatcher{&config};
-  struct Frame {
-    btDbvtBroadphase broadphase;
-    btCollisionWorld world;
-    explicit Frame(Impl& im) : world(&im.dispatcher, &broadphase, &im.config) {}
-  };
-  std::unique_ptr<Frame> frame;
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world{&dispatcher, &broadphase, &config};
   PairFilter filter;
   std::vector<Slot> slots;
   btSphereShape probeShape{1.0};
   btCollisionObject probe;
 
   Impl() {
+    world.getPairCache()->setOverlapFilterCallback(&filter);
     probe.setCollisionShape(&probeShape);
     probe.setUserIndex(-1);
   }
-  ~Impl() { clear(); }
-
-  // Back to no objects: every pair's algorithm and manifold returned to the pools first (one
-  // pass, rather than each object's removal searching the pairs).
-  void clear() {
-    if (!frame) return;
-    btOverlappingPairCache* cache = frame->world.getPairCache();
-    btBroadphasePairArray& pairs = cache->getOverlappingPairArray();
-    for (int i = 0; i < pairs.size(); ++i) cache->cleanOverlappingPair(pairs[i], &dispatcher);
+  ~Impl() {
     for (Slot& s : slots) remove(s);
-    slots.clear();
-    frame.reset();
-  }
-  btCollisionWorld& world() { return frame->world; }
-
-  void begin(const std::vector<CollisionBody>& bodies) {
-    clear();
-    frame = std::make_unique<Frame>(*this);
-    frame->world.getPairCache()->setOverlapFilterCallback(&filter);
-    sync(bodies);
   }
 
   void remove(Slot& s) {
     if (s.inWorld)
-      for (auto& o : s.objects) world().removeCollisionObject(o.get());
+      for (auto& o : s.objects) world.removeCollisionObject(o.get());
     s.inWorld = false;
   }
 
@@ -275,43 +279,107 @@ struct CollisionDetector::Impl {
       auto o = std::make_unique<btCollisionObject>();
       o->setCollisionShape(s.shape.get());
       o->setUserIndex(index);
-      o->setActivationState(DISABLE_DEACTIVATION);
+      o->setUserIndex2(static_cast<int>(k));
       s.objects.push_back(std::move(o));
     }
   }
 
-  static void place(Slot& s, const CollisionBody& b) {
+  // Moves a body's objects and sets their broad-phase boxes to the shapes' exact bounds
+  // (btCollisionWorld's own update widens every box by gContactBreakingThreshold, 2 cm, which
+  // for centimetre bodies makes tens of times more pairs than touch).
+  void place(Slot& s, const CollisionBody& b) {
     const btTransform pose = btPose(b.x, b.q);
-    for (std::size_t k = 0; k < s.objects.size(); ++k) s.objects[k]->setWorldTransform(pose * s.parts[k]);
+    for (std::size_t k = 0; k < s.objects.size(); ++k) {
+      btCollisionObject& o = *s.objects[k];
+      o.setWorldTransform(pose * s.parts[k]);
+      if (!o.getBroadphaseHandle()) continue;
+      btVector3 lo, hi;
+      o.getCollisionShape()->getAabb(o.getWorldTransform(), lo, hi);
+      broadphase.setAabb(o.getBroadphaseHandle(), lo, hi, &dispatcher);
+    }
   }
 
-  // Bullet's objects for the query's bodies (a body that does not collide gets none in the world).
+  // Brings Bullet's objects in line with the query: rebuilt where the shape or filter changed
+  // (re-adding makes the broad phase filter the body's pairs again), else moved.
   void sync(const std::vector<CollisionBody>& bodies) {
     filter.bodies = &bodies;
+    while (slots.size() > bodies.size()) {
+      remove(slots.back());
+      slots.pop_back();
+    }
     slots.resize(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const CollisionBody& b = bodies[i];
       Slot& s = slots[i];
-      buildShape(s, b, static_cast<int>(i));
+      const bool shapeOk = !s.objects.empty() && sameShape(s.built, b);
+      if (shapeOk && sameFilter(s.built, b)) {
+        place(s, b);
+        continue;
+      }
+      remove(s);
+      if (!shapeOk) buildShape(s, b, static_cast<int>(i));
+      s.built = b;
       place(s, b);
       if (b.collides) {
-        for (auto& o : s.objects) world().addCollisionObject(o.get());
+        for (auto& o : s.objects) world.addCollisionObject(o.get());
         s.inWorld = true;
       }
     }
   }
 
+  // The objects whose boxes overlap, each pair (lower body, higher body) once, in body order.
+  struct ObjectPair {
+    std::uint64_t keyA, keyB;  // body index, then the part (a torus's chord)
+    btCollisionObject *a, *b;
+  };
+  std::vector<ObjectPair> overlappingPairs() {
+    broadphase.calculateOverlappingPairs(&dispatcher);
+    const auto key = [](const btCollisionObject* o) {
+      return std::uint64_t(std::uint32_t(o->getUserIndex())) << 32 | std::uint32_t(o->getUserIndex2());
+    };
+    std::vector<ObjectPair> out;
+    const btBroadphasePairArray& pairs = world.getPairCache()->getOverlappingPairArray();
+    for (int i = 0; i < pairs.size(); ++i) {
+      const btBroadphaseProxy* p0 = pairs[i].m_pProxy0;
+      const btBroadphaseProxy* p1 = pairs[i].m_pProxy1;
+      // the pair cache keeps pairs a while after their boxes part
+      if (!TestAabbAgainstAabb2(p0->m_aabbMin, p0->m_aabbMax, p1->m_aabbMin, p1->m_aabbMax)) continue;
+      ObjectPair op{key(static_cast<btCollisionObject*>(p0->m_clientObject)), key(static_cast<btCollisionObject*>(p1->m_clientObject)),
+                    static_cast<btCollisionObject*>(p0->m_clientObject), static_cast<btCollisionObject*>(p1->m_clientObject)};
+      if (op.keyA > op.keyB) {
+        std::swap(op.keyA, op.keyB);
+        std::swap(op.a, op.b);
+      }
+      out.push_back(op);
+    }
+    std::sort(out.begin(), out.end(), [](const ObjectPair& x, const ObjectPair& y) {
+      return x.keyA != y.keyA ? x.keyA < y.keyA : x.keyB < y.keyB;
+    });
+    return out;
+  }
+
+  // Bullet's points for two objects, A = a: a new algorithm for the pair, its result, gone.
+  void pairContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
+    const btCollisionObjectWrapper wa(nullptr, a->getCollisionShape(), a, a->getWorldTransform(), -1, -1);
+    const btCollisionObjectWrapper wb(nullptr, b->getCollisionShape(), b, b->getWorldTransform(), -1, -1);
+    btCollisionAlgorithm* algorithm = dispatcher.findAlgorithm(&wa, &wb, nullptr, BT_CONTACT_POINT_ALGORITHMS);
+    if (!algorithm) return;
+    PairResult result(&wa, &wb);
+    result.a = a;
+    result.out = &out;
+    algorithm->processCollision(&wa, &wb, world.getDispatchInfo(), &result);
+    algorithm->~btCollisionAlgorithm();
+    dispatcher.freeCollisionAlgorithm(algorithm);
+  }
+
   // The contacts of the rod's end balls with body `other`, A = the ball.
   std::vector<Contact> endBallContacts(const CollisionBody& rod, int other) {
     std::vector<Contact> out;
-    ProbeResult result;
-    result.probe = &probe;
-    result.out = &out;
     probeShape.setUnscaledRadius(rod.radius);
     const Vec3 h = rod.q.normalized() * Vec3(0.0, 0.0, 0.5 * rod.length);
     for (const Vec3& centre : {Vec3(rod.x - h), Vec3(rod.x + h)}) {
       probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), toBt(centre)));
-      for (auto& o : slots[std::size_t(other)].objects) world().contactPairTest(&probe, o.get(), result);
+      for (auto& o : slots[std::size_t(other)].objects) pairContacts(&probe, o.get(), out);
     }
     return out;
   }
@@ -387,30 +455,15 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back(j.anchor);
   }
 
-  // Bullet built afresh for every query: nothing carried over. Kept between queries (with
-  // every manifold cleared first), results after other poses differed in the last bits and, for
-  // GJK/EPA pairs, by up to 1e-8 m from those of a fresh world (the collision test's
-  // determinism case), so the broad phase's incremental update is given up for this.
+  // Bullet's points per body pair (a torus contributes one object per chord)
   Impl& im = *m_impl;
-  im.begin(bodies);
-  im.world().performDiscreteCollisionDetection();
-
+  im.sync(bodies);
   std::map<std::pair<int, int>, std::vector<Contact>> pairs;
-  for (int m = 0; m < im.dispatcher.getNumManifolds(); ++m) {
-    const btPersistentManifold* pm = im.dispatcher.getManifoldByIndexInternal(m);
-    const int i0 = pm->getBody0()->getUserIndex(), i1 = pm->getBody1()->getUserIndex();
-    const bool flip = i0 > i1;  // Bullet's A is body0, its normal points from body1 to body0
-    for (int k = 0; k < pm->getNumContacts(); ++k) {
-      const btManifoldPoint& cp = pm->getContactPoint(k);
-      if (!(cp.getDistance() < 0.0)) continue;
-      Contact c;
-      c.pointA = fromBt(flip ? cp.m_positionWorldOnB : cp.m_positionWorldOnA);
-      c.pointB = fromBt(flip ? cp.m_positionWorldOnA : cp.m_positionWorldOnB);
-      c.normal = fromBt(cp.m_normalWorldOnB) * (flip ? -1.0 : 1.0);
-      c.depth = -cp.getDistance();
-      pairs[{std::min(i0, i1), std::max(i0, i1)}].push_back(c);
-    }
+  for (const auto& op : im.overlappingPairs()) {
+    std::vector<Contact>& cs = pairs[{op.a->getUserIndex(), op.b->getUserIndex()}];
+    im.pairContacts(op.a, op.b, cs);
   }
+  std::erase_if(pairs, [](const auto& p) { return p.second.empty(); });
 
   std::vector<ContactManifold> out;
   // planes first for each body (bodyB = -1 sorts before any body)

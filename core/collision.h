@@ -18,15 +18,19 @@
 //     report several, some on a chord's surface inside its neighbour)
 // Ground planes are half-spaces {p : (p - point) . normal < 0} (solid below).
 //
-// Library: Bullet's collision module in double precision (the broad phase, sphere-sphere,
-// sphere-box, box-box (btBoxBoxDetector: up to 4 points), capsule-capsule, capsule-sphere in
-// closed form, the rest GJK/EPA on margin-free cores) behind a pimpl: no Bullet header here.
+// Library: Bullet's collision module in double precision behind a pimpl (no Bullet header
+// here): its broad phase (btDbvtBroadphase) and narrow phase, sphere-sphere, sphere-box,
+// box-box (btBoxBoxDetector: up to 4 points), capsule-capsule and capsule-sphere in closed
+// form, capsule-box by GJK on the cores (the segment, and the box itself: its margin set to 0)
+// with the capsule's radius as margin, EPA where the cores overlap.
 // Written here, because Bullet's one-shot result is incomplete or inexact there:
 //   - every body against a ground plane (the box's corners, the capsule's end balls, the
-//     torus's chord ends below the plane, each an exact point: Bullet's convex-plane algorithm
-//     reports one point per query and finds the others only by perturbing the orientation);
+//     torus's chord ends below the plane, each an exact point): Bullet's convex-plane algorithm
+//     reports one point per query (a box resting on a btStaticPlaneShape: 1 point, measured) and
+//     collects the others over frames in its persistent manifold;
 //   - a rod's line contacts: a capsule lying along a box face or another capsule gets one point
-//     from Bullet; the balls at its two ends are tested against the other body as well.
+//     from Bullet; the balls at its two ends are tested against the other body as well. (A rod
+//     lying across a box narrower than the rod, its ends in the air, still gets one point.)
 #pragma once
 
 #include <cstdint>
@@ -102,8 +106,10 @@ struct CollisionQuery {
   std::vector<JoinedPair> joined;
 };
 
-// Every query builds Bullet's world afresh from the poses (nothing is carried between
-// queries), so the same query gives the same list bitwise whatever was queried before.
+// The detector keeps Bullet's broad phase between queries (a query moves the bodies' objects and
+// updates their boxes) but no narrow-phase state: each overlapping pair is computed by a new
+// algorithm with its bodies in index order, so the same query gives the same list bitwise
+// whatever was queried before. Not thread-safe: one detector per thread.
 class CollisionDetector {
  public:
   CollisionDetector();

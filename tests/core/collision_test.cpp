@@ -292,14 +292,14 @@ TEST(Collision, JoinedPairsSkipContactsAtTheJoint) {
 }
 
 // A jumble of every shape, overlapping each other and the walls.
-std::vector<CollisionBody> colJumble(unsigned seed, int count) {
+std::vector<CollisionBody> colJumble(unsigned seed, int count, int shapeShift = 0) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<CollisionBody> bodies;
   for (int i = 0; i < count; ++i) {
     const Vec3 x(u(rng), u(rng), u(rng));
     const Quat q = Quat(Eigen::AngleAxisd(6.3 * u(rng), Vec3(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5).normalized()));
-    switch (i % 4) {
+    switch ((i + shapeShift) % 4) {
       case 0: bodies.push_back(colSphere(x, 0.05 + 0.05 * u(rng))); break;
       case 1: bodies.push_back(colRod(x - q * Vec3(0, 0, 0.1), x + q * Vec3(0, 0, 0.1), 0.03)); break;
       case 2: bodies.push_back(colBox(x, Vec3(0.1, 0.15, 0.2), q)); break;
@@ -324,6 +324,10 @@ TEST(Collision, SamePosesGiveTheSameListWhateverCameBefore) {
   colExpectConsistent(first);
   const auto other = d.detect(qb);
   EXPECT_NE(first, other);
+  // fewer bodies, each index another shape, some not colliding
+  CollisionQuery qc{.bodies = colJumble(3, 50, 1), .planes = {}, .joined = {}};
+  for (std::size_t i = 0; i < qc.bodies.size(); i += 3) qc.bodies[i].collides = false;
+  EXPECT_FALSE(d.detect(qc).empty());
   const auto again = d.detect(qa);
   ASSERT_EQ(first, again);  // == on every double: bitwise but for the sign of zero
   for (std::size_t m = 0; m < first.size(); ++m)
