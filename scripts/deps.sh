@@ -7,6 +7,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # collision detection (core/collision.cpp): Bullet's collision module, double precision (*-float64)
+  libbullet-dev
   # the desktop app: Qt 6 Widgets + OpenGL widgets, GLM, libepoxy (GL loader for render/)
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libglm-dev libepoxy-dev libgl-dev
   # the plot dock (Qt Charts: Qt's own chart widget, axes, zoom and series over QGraphicsView)

@@ -1,0 +1,533 @@
+#include "core/collision.h"
+
+#include <btBulletCollisionCommon.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace tether::core {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+btVector3 toBt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+Vec3 fromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+btTransform btPose(const Vec3& x, const Quat& q) {
+  const Quat u = q.normalized();
+  return btTransform(btQuaternion(u.x(), u.y(), u.z(), u.w()), toBt(x));
+}
+
+// The torus's chord-polygon vertices in body coordinates (the xy plane).
+Vec3 torusVertex(double majorRadius, int k, int n) {
+  const double phi = 2.0 * kPi * k / n;
+  return {majorRadius * std::cos(phi), majorRadius * std::sin(phi), 0.0};
+}
+
+// Bodies i and j may touch (the broad phase's filter): both collide, not both fixed, groups.
+bool mayTouch(const CollisionBody& a, const CollisionBody& b) {
+  return a.collides && b.collides && !(a.fixed && b.fixed) && (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
+}
+
+bool sameShape(const CollisionBody& a, const CollisionBody& b) {
+  if (a.shape != b.shape) return false;
+  switch (a.shape) {
+    case Shape::Sphere: return a.radius == b.radius;
+    case Shape::Rod: return a.radius == b.radius && a.length == b.length;
+    case Shape::Box: return a.size == b.size;
+    case Shape::Torus: return a.majorRadius == b.majorRadius && a.minorRadius == b.minorRadius;
+  }
+  return false;
+}
+bool sameFilter(const CollisionBody& a, const CollisionBody& b) {
+  return a.fixed == b.fixed && a.collides == b.collides && a.group == b.group && a.mask == b.mask;
+}
+
+void checkBody(const CollisionBody& b, std::size_t i) {
+  const auto bad = [&](const std::string& what) {
+    throw std::invalid_argument("collision body " + std::to_string(i) + ": " + what);
+  };
+  const auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
+  switch (b.shape) {
+    case Shape::Sphere: if (!positive(b.radius)) bad("radius must be positive"); break;
+    case Shape::Rod:
+      if (!positive(b.radius) || !positive(b.length)) bad("rod radius and length must be positive");
+      break;
+    case Shape::Box:
+      if (!positive(b.size.x()) || !positive(b.size.y()) || !positive(b.size.z())) bad("box extents must be positive");
+      break;
+    case Shape::Torus:
+      if (!positive(b.majorRadius) || !positive(b.minorRadius)) bad("torus radii must be positive");
+      break;
+  }
+  if (!b.x.allFinite() || !b.q.coeffs().allFinite() || b.q.norm() == 0.0) bad("pose is not finite");
+}
+
+// Balls whose union reaches a body's lowest points along any direction: the sphere's centre, the
+// rod's end centres, the torus's chord-polygon vertices (radius r or a), the box's corners (radius
+// 0). Against a half-space a capsule's deepest point is at an end (its depth is linear along
+// the segment) and a box's at a corner, so these balls give the complete, exact plane manifold.
+struct Ball {
+  Vec3 centre;
+  double radius;
+};
+std::vector<Ball> planeBalls(const CollisionBody& b) {
+  const Mat3 R = b.q.normalized().toRotationMatrix();
+  std::vector<Ball> balls;
+  switch (b.shape) {
+    case Shape::Sphere: balls.push_back({b.x, b.radius}); break;
+    case Shape::Rod: {
+      const Vec3 h = R.col(2) * (0.5 * b.length);
+      balls.push_back({b.x - h, b.radius});
+      balls.push_back({b.x + h, b.radius});
+      break;
+    }
+    case Shape::Box:
+      for (int i = 0; i < 8; ++i) {
+        const Vec3 c(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5);
+        balls.push_back({b.x + R * c.cwiseProduct(b.size), 0.0});
+      }
+      break;
+    case Shape::Torus: {
+      const int n = torusChordCount(b.majorRadius, b.minorRadius);
+      for (int k = 0; k < n; ++k) balls.push_back({b.x + R * torusVertex(b.majorRadius, k, n), b.minorRadius});
+      break;
+    }
+  }
+  return balls;
+}
+
+bool lessPoint(const Vec3& a, const Vec3& b) {
+  if (a.x() != b.x()) return a.x() < b.x();
+  if (a.y() != b.y()) return a.y() < b.y();
+  return a.z() < b.z();
+}
+
+// Contacts of one pair closer than tol (midpoints) are one: the deepest is kept. Two torus
+// chords meeting at a vertex, a rod's end ball and Bullet's point at the same place.
+void mergeClose(std::vector<Contact>& cs, double tol) {
+  std::sort(cs.begin(), cs.end(), [](const Contact& a, const Contact& b) {
+    return a.depth != b.depth ? a.depth > b.depth : lessPoint(a.pointA, b.pointA);
+  });
+  std::vector<Contact> kept;
+  for (const Contact& c : cs) {
+    const Vec3 m = 0.5 * (c.pointA + c.pointB);
+    const bool near = std::any_of(kept.begin(), kept.end(), [&](const Contact& k) {
+      return (0.5 * (k.pointA + k.pointB) - m).norm() < tol;
+    });
+    if (!near) kept.push_back(c);
+  }
+  cs = std::move(kept);
+}
+
+// A rod end's ball counts towards a line contact if its normal is within this angle of one of
+// Bullet's normals for the pair (cos 15 deg): lying along a face or a parallel capsule the
+// normals agree exactly; a ball reaching into the other body from another side does not.
+constexpr double kLineContactCos = 0.9659258262890683;
+
+// One pair's points as Bullet's algorithm reports them, in the order (a, other), before any
+// manifold caching (which merges close points and keeps 4). Bullet's A is the manifold's
+// body 0, which may be either wrapper (as btCollisionWorld's own bridged result reads it).
+struct PairResult final : btManifoldResult {
+  const btCollisionObject* a = nullptr;
+  std::vector<Contact>* out = nullptr;
+  PairResult(const btCollisionObjectWrapper* w0, const btCollisionObjectWrapper* w1) : btManifoldResult(w0, w1) {}
+  void addContactPoint(const btVector3& normalOnB, const btVector3& pointOnB, btScalar distance) override {
+    if (!(distance < 0.0)) return;
+    const bool swapped = m_manifoldPtr && m_manifoldPtr->getBody0() != m_body0Wrap->getCollisionObject();
+    const btCollisionObject* bulletA = (swapped ? m_body1Wrap : m_body0Wrap)->getCollisionObject();
+    const Vec3 onB = fromBt(pointOnB), n = fromBt(normalOnB);
+    const Vec3 onA = onB + distance * n;  // Bullet's A point: pushed back along the normal
+    Contact c;
+    const bool same = bulletA == a;
+    c.pointA = same ? onA : onB;
+    c.pointB = same ? onB : onA;
+    c.normal = same ? n : Vec3(-n);
+    c.depth = -distance;
+    out->push_back(c);
+  }
+};
+
+}  // namespace
+
+CollisionBody collisionBody(const BodyDef& b) {
+  CollisionBody c;
+  c.shape = b.shape;
+  c.length = b.length;
+  c.radius = b.radius;
+  c.majorRadius = b.majorRadius;
+  c.minorRadius = b.minorRadius;
+  c.size = b.size;
+  c.x = b.position;
+  c.q = b.orientation;
+  c.fixed = b.fixed;
+  return c;
+}
+
+int torusChordCount(double majorRadius, double minorRadius) {
+  // s = R (1 - cos(pi / N)) <= a / 20  <=>  pi / N <= acos(1 - a / (20 R))
+  const double maxHalfAngle = std::acos(std::clamp(1.0 - minorRadius / (20.0 * majorRadius), -1.0, 1.0));
+  const double n = maxHalfAngle > 0.0 ? std::ceil(kPi / maxHalfAngle) : 256.0;
+  const int multipleOf4 = 4 * static_cast<int>(std::ceil(std::min(n, 256.0) / 4.0));
+  return std::clamp(multipleOf4, 12, 256);
+}
+
+double torusSurfaceError(double majorRadius, double minorRadius) {
+  return majorRadius * (1.0 - std::cos(kPi / torusChordCount(majorRadius, minorRadius)));
+}
+
+double jointThickness(const CollisionBody& b) {
+  switch (b.shape) {
+    case Shape::Sphere:
+    case Shape::Rod: return b.radius;
+    case Shape::Torus: return b.minorRadius;
+    case Shape::Box: return 0.5 * b.size.minCoeff();
+  }
+  return 0.0;
+}
+
+double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
+  return 2.0 * (jointThickness(a) + jointThickness(b));
+}
+
+struct CollisionDetector::Impl {
+  // One body's Bullet objects, rebuilt when its shape or filtering changes: one, or for a
+  // torus one per chord capsule. The chords are separate objects rather than a btCompoundShape:
+  // Bullet's compound algorithm writes every child's points into one shared 4-point manifold,
+  // merging and replacing them in the order its child tree is walked; separate objects give
+  // each chord its own points.
+  struct Slot {
+    CollisionBody built;                      // shape and filter it was built with
+    std::unique_ptr<btCollisionShape> shape;  // shared by the body's objects
+    std::vector<btTransform> parts;           // each object's pose in body coordinates
+    std::vector<std::unique_ptr<btCollisionObject>> objects;
+    bool inWorld = false;
+  };
+
+  struct PairFilter final : btOverlapFilterCallback {
+    const std::vector<CollisionBody>* bodies = nullptr;
+    bool needBroadphaseCollision(btBroadphaseProxy* p0, btBroadphaseProxy* p1) const override {
+      const int i = static_cast<const btCollisionObject*>(p0->m_clientObject)->getUserIndex();
+      const int j = static_cast<const btCollisionObject*>(p1->m_clientObject)->getUserIndex();
+      return i != j && mayTouch((*bodies)[std::size_t(i)], (*bodies)[std::size_t(j)]);
+    }
+  };
+
+  // Kept between queries: the broad phase with the bodies' objects (a query moves them and
+  // updates their boxes). Not kept: any narrow-phase result. Each overlapping pair is computed
+  // by a new Bullet algorithm with its objects in body order, so a pair's points depend on its
+  // two poses alone. (With btCollisionWorld keeping an algorithm and manifold per pair, results
+  // after other poses differed from a fresh world's in the last bits, and by up to 1e-8 m for
+  // GJK/EPA pairs, even with every manifold cleared before the query.)
+  btDefaultCollisionConfiguration config;
+  btCollisionDispatcher dispatcher{&config};
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world{&dispatcher, &broadphase, &config};
+  PairFilter filter;
+  std::vector<Slot> slots;
+  btSphereShape probeShape{1.0};
+  btCollisionObject probe;
+
+  Impl() {
+    world.getPairCache()->setOverlapFilterCallback(&filter);
+    probe.setCollisionShape(&probeShape);
+    probe.setUserIndex(-1);
+  }
+  ~Impl() {
+    for (Slot& s : slots) remove(s);
+  }
+
+  void remove(Slot& s) {
+    if (s.inWorld)
+      for (auto& o : s.objects) world.removeCollisionObject(o.get());
+    s.inWorld = false;
+  }
+
+  static void buildShape(Slot& s, const CollisionBody& b, int index) {
+    s.parts.assign(1, btTransform::getIdentity());
+    switch (b.shape) {
+      case Shape::Sphere: s.shape = std::make_unique<btSphereShape>(b.radius); break;
+      // btCapsuleShapeZ(radius, height): the segment z in [-height/2, height/2], end1..end2
+      case Shape::Rod: s.shape = std::make_unique<btCapsuleShapeZ>(b.radius, b.length); break;
+      case Shape::Box: {
+        auto box = std::make_unique<btBoxShape>(toBt(0.5 * b.size));
+        // Bullet shrinks a box by its margin and rounds it back by the margin: with none the
+        // shape is the exact box (box-box and sphere-box are closed forms; GJK/EPA on the rest)
+        box->setMargin(0.0);
+        s.shape = std::move(box);
+        break;
+      }
+      case Shape::Torus: {
+        const int n = torusChordCount(b.majorRadius, b.minorRadius);
+        const double chordLength = 2.0 * b.majorRadius * std::sin(kPi / n);
+        s.shape = std::make_unique<btCapsuleShapeZ>(b.minorRadius, chordLength);
+        s.parts.clear();
+        for (int k = 0; k < n; ++k) {
+          const Vec3 v0 = torusVertex(b.majorRadius, k, n), v1 = torusVertex(b.majorRadius, k + 1, n);
+          s.parts.push_back(btPose(0.5 * (v0 + v1), Quat::FromTwoVectors(Vec3::UnitZ(), (v1 - v0).normalized())));
+        }
+        break;
+      }
+    }
+    s.objects.clear();
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+      auto o = std::make_unique<btCollisionObject>();
+      o->setCollisionShape(s.shape.get());
+      o->setUserIndex(index);
+      o->setUserIndex2(static_cast<int>(k));
+      s.objects.push_back(std::move(o));
+    }
+  }
+
+  // Moves a body's objects and sets their broad-phase boxes to the shapes' exact bounds
+  // (btCollisionWorld's own update widens every box by gContactBreakingThreshold, 2 cm, which
+  // for centimetre bodies makes tens of times more pairs than touch).
+  void place(Slot& s, const CollisionBody& b) {
+    const btTransform pose = btPose(b.x, b.q);
+    for (std::size_t k = 0; k < s.objects.size(); ++k) {
+      btCollisionObject& o = *s.objects[k];
+      o.setWorldTransform(pose * s.parts[k]);
+      if (!o.getBroadphaseHandle()) continue;
+      btVector3 lo, hi;
+      o.getCollisionShape()->getAabb(o.getWorldTransform(), lo, hi);
+      broadphase.setAabb(o.getBroadphaseHandle(), lo, hi, &dispatcher);
+    }
+  }
+
+  // Brings Bullet's objects in line with the query: rebuilt where the shape or filter changed
+  // (re-adding makes the broad phase filter the body's pairs again), else moved.
+  void sync(const std::vector<CollisionBody>& bodies) {
+    filter.bodies = &bodies;
+    while (slots.size() > bodies.size()) {
+      remove(slots.back());
+      slots.pop_back();
+    }
+    slots.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const CollisionBody& b = bodies[i];
+      Slot& s = slots[i];
+      const bool shapeOk = !s.objects.empty() && sameShape(s.built, b);
+      if (shapeOk && sameFilter(s.built, b)) {
+        place(s, b);
+        continue;
+      }
+      remove(s);
+      if (!shapeOk) buildShape(s, b, static_cast<int>(i));
+      s.built = b;
+      place(s, b);
+      if (b.collides) {
+        for (auto& o : s.objects) world.addCollisionObject(o.get());
+        s.inWorld = true;
+      }
+    }
+  }
+
+  // The objects whose boxes overlap, each pair (lower body, higher body) once, in body order.
+  struct ObjectPair {
+    std::uint64_t keyA, keyB;  // body index, then the part (a torus's chord)
+    btCollisionObject *a, *b;
+  };
+  std::vector<ObjectPair> overlappingPairs() {
+    broadphase.calculateOverlappingPairs(&dispatcher);
+    const auto key = [](const btCollisionObject* o) {
+      return std::uint64_t(std::uint32_t(o->getUserIndex())) << 32 | std::uint32_t(o->getUserIndex2());
+    };
+    std::vector<ObjectPair> out;
+    const btBroadphasePairArray& pairs = world.getPairCache()->getOverlappingPairArray();
+    for (int i = 0; i < pairs.size(); ++i) {
+      const btBroadphaseProxy* p0 = pairs[i].m_pProxy0;
+      const btBroadphaseProxy* p1 = pairs[i].m_pProxy1;
+      // the pair cache keeps pairs a while after their boxes part
+      if (!TestAabbAgainstAabb2(p0->m_aabbMin, p0->m_aabbMax, p1->m_aabbMin, p1->m_aabbMax)) continue;
+      ObjectPair op{key(static_cast<btCollisionObject*>(p0->m_clientObject)), key(static_cast<btCollisionObject*>(p1->m_clientObject)),
+                    static_cast<btCollisionObject*>(p0->m_clientObject), static_cast<btCollisionObject*>(p1->m_clientObject)};
+      if (op.keyA > op.keyB) {
+        std::swap(op.keyA, op.keyB);
+        std::swap(op.a, op.b);
+      }
+      out.push_back(op);
+    }
+    std::sort(out.begin(), out.end(), [](const ObjectPair& x, const ObjectPair& y) {
+      return x.keyA != y.keyA ? x.keyA < y.keyA : x.keyB < y.keyB;
+    });
+    return out;
+  }
+
+  // Bullet's points for two objects, A = a: a new algorithm for the pair, its result, gone.
+  void pairContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
+    const btCollisionObjectWrapper wa(nullptr, a->getCollisionShape(), a, a->getWorldTransform(), -1, -1);
+    const btCollisionObjectWrapper wb(nullptr, b->getCollisionShape(), b, b->getWorldTransform(), -1, -1);
+    btCollisionAlgorithm* algorithm = dispatcher.findAlgorithm(&wa, &wb, nullptr, BT_CONTACT_POINT_ALGORITHMS);
+    if (!algorithm) return;
+    PairResult result(&wa, &wb);
+    result.a = a;
+    result.out = &out;
+    algorithm->processCollision(&wa, &wb, world.getDispatchInfo(), &result);
+    algorithm->~btCollisionAlgorithm();
+    dispatcher.freeCollisionAlgorithm(algorithm);
+  }
+
+  // The contacts of the rod's end balls with body `other`, A = the ball.
+  std::vector<Contact> endBallContacts(const CollisionBody& rod, int other) {
+    std::vector<Contact> out;
+    probeShape.setUnscaledRadius(rod.radius);
+    const Vec3 h = rod.q.normalized() * Vec3(0.0, 0.0, 0.5 * rod.length);
+    for (const Vec3& centre : {Vec3(rod.x - h), Vec3(rod.x + h)}) {
+      probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), toBt(centre)));
+      for (auto& o : slots[std::size_t(other)].objects) pairContacts(&probe, o.get(), out);
+    }
+    return out;
+  }
+
+  // Completes a pair's manifold where a rod lies along the other body: Bullet reports one point
+  // of a line contact, the rods' end balls give its ends (exact: ball-box and ball-capsule are
+  // closed forms in Bullet). An end ball's contact is added when its normal agrees with one of
+  // Bullet's; Bullet's points strictly between two such ends (along the rod) with an agreeing
+  // normal and no deeper than the ends are dropped: on a flat face or a parallel capsule the
+  // depth is linear along the rod, so the ends span the contact (a rod on a curved body keeps
+  // its deeper middle).
+  void completeRodContacts(const std::vector<CollisionBody>& bodies, int a, int b, double tol, std::vector<Contact>& cs) {
+    std::vector<Contact> ends;
+    const CollisionBody* firstRod = nullptr;
+    for (const int rod : {a, b}) {
+      const CollisionBody& r = bodies[std::size_t(rod)];
+      if (r.shape != Shape::Rod) continue;
+      if (!firstRod) firstRod = &r;
+      for (Contact e : endBallContacts(r, rod == a ? b : a)) {
+        if (rod == b) {  // the ball was A: into the pair's order
+          std::swap(e.pointA, e.pointB);
+          e.normal = -e.normal;
+        }
+        const bool agrees = std::any_of(cs.begin(), cs.end(), [&](const Contact& c) {
+          return c.normal.dot(e.normal) >= kLineContactCos;
+        });
+        if (agrees && e.normal.allFinite()) ends.push_back(e);
+      }
+    }
+    if (ends.size() >= 2) {
+      const Vec3 axis = firstRod->q.normalized() * Vec3::UnitZ();
+      const auto along = [&](const Contact& c) { return axis.dot(0.5 * (c.pointA + c.pointB)); };
+      double lo = along(ends.front()), hi = lo, deepest = 0.0;
+      for (const Contact& e : ends) {
+        lo = std::min(lo, along(e));
+        hi = std::max(hi, along(e));
+        deepest = std::max(deepest, e.depth);
+      }
+      if (hi - lo > tol)
+        std::erase_if(cs, [&](const Contact& c) {
+          const bool agrees = std::any_of(ends.begin(), ends.end(), [&](const Contact& e) {
+            return c.normal.dot(e.normal) >= kLineContactCos;
+          });
+          const double t = along(c);
+          return agrees && t > lo + tol && t < hi - tol && c.depth <= deepest * (1.0 + 1e-9);
+        });
+    }
+    cs.insert(cs.end(), ends.begin(), ends.end());
+  }
+};
+
+CollisionDetector::CollisionDetector() : m_impl(std::make_unique<Impl>()) {}
+CollisionDetector::~CollisionDetector() = default;
+
+std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& query) {
+  const auto& bodies = query.bodies;
+  const int n = static_cast<int>(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) checkBody(bodies[i], i);
+  std::vector<GroundPlane> planes = query.planes;
+  for (std::size_t p = 0; p < planes.size(); ++p) {
+    const double len = planes[p].normal.norm();
+    if (!(len > 0.0) || !std::isfinite(len) || !planes[p].point.allFinite())
+      throw std::invalid_argument("ground plane " + std::to_string(p) + ": needs a finite point and a non-zero normal");
+    planes[p].normal /= len;
+  }
+  // joints' anchors per pair (lo, hi) whose nearby contacts are dropped
+  std::map<std::pair<int, int>, std::vector<Vec3>> anchors;
+  for (std::size_t k = 0; k < query.joined.size(); ++k) {
+    const JoinedPair& j = query.joined[k];
+    if (j.a < 0 || j.a >= n || j.b < 0 || j.b >= n || j.a == j.b)
+      throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs two different body indices below " +
+                                  std::to_string(n));
+    if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back(j.anchor);
+  }
+
+  // Bullet's points per body pair (a torus contributes one object per chord)
+  Impl& im = *m_impl;
+  im.sync(bodies);
+  std::map<std::pair<int, int>, std::vector<Contact>> pairs;
+  for (const auto& op : im.overlappingPairs()) {
+    std::vector<Contact>& cs = pairs[{op.a->getUserIndex(), op.b->getUserIndex()}];
+    im.pairContacts(op.a, op.b, cs);
+  }
+  std::erase_if(pairs, [](const auto& p) { return p.second.empty(); });
+
+  std::vector<ContactManifold> out;
+  // planes first for each body (bodyB = -1 sorts before any body)
+  std::map<int, std::vector<ContactManifold>> planeManifolds;
+  for (int i = 0; i < n; ++i) {
+    const CollisionBody& b = bodies[std::size_t(i)];
+    if (!b.collides || b.fixed) continue;
+    std::vector<Ball> balls;
+    for (std::size_t p = 0; p < planes.size(); ++p) {
+      const GroundPlane& pl = planes[p];
+      if ((b.group & pl.mask) == 0 || (pl.group & b.mask) == 0) continue;
+      if (balls.empty()) balls = planeBalls(b);
+      ContactManifold man{.bodyA = i, .bodyB = -1, .plane = static_cast<int>(p), .contacts = {}};
+      for (const Ball& ball : balls) {
+        // height of the ball's centre over the plane s; its lowest point is s - radius over it
+        const double s = (ball.centre - pl.point).dot(pl.normal);
+        const double depth = ball.radius - s;
+        if (!(depth > 0.0)) continue;
+        const Vec3 pointA = ball.centre - ball.radius * pl.normal;
+        man.contacts.push_back({.bodyA = i, .bodyB = -1, .pointA = pointA, .pointB = ball.centre - s * pl.normal,
+                                .normal = pl.normal, .depth = depth});
+      }
+      if (!man.contacts.empty()) planeManifolds[i].push_back(std::move(man));
+    }
+  }
+
+  const auto finish = [](std::vector<Contact>& cs) {
+    std::sort(cs.begin(), cs.end(), [](const Contact& x, const Contact& y) { return lessPoint(x.pointA, y.pointA); });
+  };
+  auto planeIt = planeManifolds.begin();
+  const auto flushPlanesUpTo = [&](int bodyA) {
+    for (; planeIt != planeManifolds.end() && planeIt->first <= bodyA; ++planeIt)
+      for (ContactManifold& m : planeIt->second) {
+        finish(m.contacts);
+        out.push_back(std::move(m));
+      }
+  };
+  for (auto& [key, cs] : pairs) {
+    const auto [a, b] = key;
+    flushPlanesUpTo(a);
+    const CollisionBody& A = bodies[std::size_t(a)];
+    const CollisionBody& B = bodies[std::size_t(b)];
+    std::erase_if(cs, [](const Contact& c) { return !c.normal.allFinite() || !c.pointA.allFinite(); });
+    if (cs.empty()) continue;
+    const double tol = 1e-3 * (jointThickness(A) + jointThickness(B));
+    im.completeRodContacts(bodies, a, b, tol, cs);
+    mergeClose(cs, tol);
+    if (const auto j = anchors.find(key); j != anchors.end()) {
+      const double rho = jointExclusionRadius(A, B);
+      std::erase_if(cs, [&](const Contact& c) {
+        const Vec3 mid = 0.5 * (c.pointA + c.pointB);
+        return std::any_of(j->second.begin(), j->second.end(), [&](const Vec3& p) { return (mid - p).norm() < rho; });
+      });
+    }
+    if (cs.empty()) continue;
+    for (Contact& c : cs) {
+      c.bodyA = a;
+      c.bodyB = b;
+    }
+    finish(cs);
+    out.push_back({.bodyA = a, .bodyB = b, .plane = -1, .contacts = std::move(cs)});
+  }
+  flushPlanesUpTo(n);
+  return out;
+}
+
+}  // namespace tether::core

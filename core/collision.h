@@ -1,0 +1,155 @@
+// Collision detection: which bodies touch, where, and how deep (issue 20, deliverable 1).
+// Contact dynamics consume this; nothing here moves a body.
+//
+// Shapes (body coordinates, as core/body.h):
+//   sphere: radius r about the centre
+//   rod: a capsule, the segment end1..end2 (z in [-L/2, L/2]) swept by a ball of radius r. The
+//     renderer draws a rod as a flat-ended cylinder (render/mesh.cpp cylinderMesh), so the
+//     capsule's hemispherical caps reach r past each drawn end. We take the capsule anyway: its
+//     surface is smooth (one normal everywhere, so a rod rolling over an edge or lying across
+//     another rod gets a continuous normal and depth), its distance is the exact segment
+//     distance minus r (no iteration, no margin), and Bullet has a closed form for
+//     capsule-capsule and capsule-sphere; a cylinder's rim makes GJK/EPA's normal jump between
+//     the cap and the side as it tilts, and Bullet's btCylinderShape is GJK-only.
+//   box: the box of full extents size
+//   torus: not convex; approximated by N capsules of radius a (the tube radius) on the chords of
+//     the centre circle (torusChordCount, torusSurfaceError below), each its own Bullet object
+//     (a pair of bodies gets one contact per chord it touches: a torus deep in another body can
+//     report several, some on a chord's surface inside its neighbour)
+// Ground planes are half-spaces {p : (p - point) . normal < 0} (solid below).
+//
+// Library: Bullet's collision module in double precision behind a pimpl (no Bullet header
+// here): its broad phase (btDbvtBroadphase) and narrow phase, sphere-sphere, sphere-box,
+// box-box (btBoxBoxDetector: up to 4 points), capsule-capsule and capsule-sphere in closed
+// form, capsule-box by GJK on the cores (the segment, and the box itself: its margin set to 0)
+// with the capsule's radius as margin, EPA where the cores overlap.
+// Written here, because Bullet's one-shot result is incomplete or inexact there:
+//   - every body against a ground plane (the box's corners, the capsule's end balls, the
+//     torus's chord ends below the plane, each an exact point): Bullet's convex-plane algorithm
+//     reports one point per query (a box resting on a btStaticPlaneShape: 1 point, measured) and
+//     collects the others over frames in its persistent manifold;
+//   - a rod's line contacts: a capsule lying along a box face or another capsule gets one point
+//     from Bullet; the balls at its two ends are tested against the other body as well. (A rod
+//     lying across a box narrower than the rod, its ends in the air, still gets one point.)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/scene.h"
+
+namespace tether::core {
+
+// One body as the detector sees it: shape, pose and filtering.
+struct CollisionBody {
+  Shape shape = Shape::Sphere;
+  double length = 1.0;                 // rod, m
+  double radius = 0.05;                // rod and sphere, m
+  double majorRadius = 0.2;            // torus: centre-circle radius, m
+  double minorRadius = 0.04;           // torus: tube radius, m
+  Vec3 size = Vec3(0.2, 0.2, 0.2);     // box: full extents, m
+  Vec3 x = Vec3::Zero();               // centre, world, m
+  Quat q = Quat::Identity();           // body -> world (unit)
+  bool fixed = false;                  // never moves: no contact with another fixed body or a plane
+  bool collides = true;                // false: no contact at all (an inactive body, a ghost)
+  // Bodies i and j may touch only if (group_i & mask_j) and (group_j & mask_i) are non-zero.
+  std::uint32_t group = 1;
+  std::uint32_t mask = 0xffffffffu;
+};
+
+// The shape, dimensions, fixed flag and initial pose of a scene body; collides, group and mask
+// at their defaults (the scene has no collision settings yet).
+CollisionBody collisionBody(const BodyDef& b);
+
+// A ground plane: solid on the side opposite the normal. Filtered like a body (its group and mask).
+struct GroundPlane {
+  Vec3 point = Vec3::Zero();           // m
+  Vec3 normal = Vec3::UnitZ();         // unit, pointing out of the solid
+  std::uint32_t group = 0xffffffffu;
+  std::uint32_t mask = 0xffffffffu;
+};
+
+// Two bodies joined by a constraint at a world anchor (the joint's point on either body, or
+// their midpoint while the joint assembles): contacts between them closer than
+// jointExclusionRadius to the anchor are the joint's own overlap and are dropped, unless
+// collide is set. Contacts farther away (the rods of a hinge folded onto each other) stay.
+struct JoinedPair {
+  int a = -1, b = -1;                  // body indices
+  Vec3 anchor = Vec3::Zero();          // world, m
+  bool collide = false;                // true: keep every contact (the joint asked to collide)
+};
+
+// One contact point. normal points from B to A (moving A along it separates the pair);
+// pointB = pointA + depth * normal, so both are exact surface points of their bodies.
+struct Contact {
+  int bodyA = -1;
+  int bodyB = -1;                      // -1: a ground plane (ContactManifold::plane)
+  Vec3 pointA = Vec3::Zero();          // the deepest point of A inside B, world, m
+  Vec3 pointB = Vec3::Zero();          // the point of B's surface it is pushed to, world, m
+  Vec3 normal = Vec3::UnitZ();         // unit, from B to A
+  double depth = 0.0;                  // penetration, m (> 0)
+  bool operator==(const Contact&) const = default;
+};
+
+// The contacts of one pair. Body pairs have bodyA < bodyB; a plane's pair has bodyB = -1 and the
+// plane's index in plane (else -1).
+struct ContactManifold {
+  int bodyA = -1, bodyB = -1, plane = -1;
+  std::vector<Contact> contacts;       // ordered by pointA (x, then y, then z)
+  bool operator==(const ContactManifold&) const = default;
+};
+
+struct CollisionQuery {
+  std::vector<CollisionBody> bodies;
+  std::vector<GroundPlane> planes;
+  std::vector<JoinedPair> joined;
+};
+
+// The detector keeps Bullet's broad phase between queries (a query moves the bodies' objects and
+// updates their boxes) but no narrow-phase state: each overlapping pair is computed by a new
+// algorithm with its bodies in index order, so the same query gives the same list bitwise
+// whatever was queried before. Not thread-safe: one detector per thread.
+class CollisionDetector {
+ public:
+  CollisionDetector();
+  ~CollisionDetector();
+  CollisionDetector(const CollisionDetector&) = delete;
+  CollisionDetector& operator=(const CollisionDetector&) = delete;
+
+  // Every penetrating pair, ordered by (bodyA, bodyB, plane): planes' manifolds (bodyB = -1)
+  // come before body pairs of the same bodyA. Throws std::invalid_argument naming a bad input
+  // (a non-positive dimension, a zero normal, a joined pair's index out of range).
+  std::vector<ContactManifold> detect(const CollisionQuery& query);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// The torus's capsules: N chords of the centre circle (radius R), capsule radius a. A point's
+// distance to the chord polygon differs from its distance to the circle by at most the
+// Hausdorff distance between the two curves (distance functions are 1-Lipschitz), which is the
+// chord's sagitta s = R (1 - cos(pi / N)): reached at a chord's middle, the polygon's vertices
+// lie on the circle. The torus's signed distance is d(p, circle) - a and the compound's is
+// d(p, polygon) - a, so they differ by at most s everywhere: every depth, surface point and
+// contact position is within s of the exact torus's. N is the smallest multiple of 4 with
+// s <= a / 20 (multiple of 4: the polygon has vertices on the local x and y axes, where the
+// compound is exact), and at least 12, at most 256 (where a < R / 664 the bound is s(256) > a / 20).
+int torusChordCount(double majorRadius, double minorRadius);
+double torusSurfaceError(double majorRadius, double minorRadius);
+
+// The thickness of a body at a joint: rod and sphere radius, torus tube radius, box half its
+// smallest extent.
+double jointThickness(const CollisionBody& b);
+// Contacts of a joined pair whose midpoint (pointA + pointB) / 2 is closer to the anchor than
+//   rho = 2 (t_A + t_B)
+// are the joint's. Two shapes meeting at an anchor overlap there: two capsules of radius r sharing
+// an end reach their deepest overlap at that end, and the contact's points lie on the balls of
+// radius r around it (midpoint within r); a rod's end at a sphere's surface or a box's face
+// touches within its radius. Twice the sum leaves room for a joint that is not yet assembled
+// and for a box's or torus's flat side, and is small against the rods' lengths, so the folded
+// hinge's far ends (a body length away) still collide.
+double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b);
+
+}  // namespace tether::core
