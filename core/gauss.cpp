@@ -91,7 +91,8 @@ struct MotionRow {
 // and leave (Givens rotations): O(n q) per change, and Y^T g costs O(q) for a row's 12 entries.
 class ActiveQr {
  public:
-  ActiveQr(long n, long capacity) : m_y(n, capacity), m_r(Eigen::MatrixXd::Zero(capacity, capacity)) {}
+  // (not zero-filled: R's columns are written whole as they are added, Y's before they are read)
+  ActiveQr(long n, long capacity) : m_y(n, capacity), m_r(capacity, capacity) {}
   // Y^T g for a row
   Eigen::VectorXd project(const MotionRow& g) const {
     Eigen::VectorXd v = m_y.middleRows<6>(g.a).leftCols(m_q).transpose() * g.ga;
@@ -120,6 +121,7 @@ class ActiveQr {
     m_y.col(m_q) = d / norm;
     m_r.col(m_q).head(m_q) = v;
     m_r(m_q, m_q) = norm;
+    m_r.col(m_q).tail(m_r.rows() - m_q - 1).setZero();
     ++m_q;
   }
   // drop column k: R without it is upper Hessenberg from column k on; rotate rows j, j+1 to clear
@@ -145,7 +147,8 @@ class ActiveQr {
 // A_CC = L L^T for the clamped rows of the contact-space matrix, updated as rows join and leave.
 class ClampedCholesky {
  public:
-  explicit ClampedCholesky(long m) : m_l(Eigen::MatrixXd::Zero(m, m)) {}
+  // (not zero-filled: only the lower triangle of the first q rows is read, and written first)
+  explicit ClampedCholesky(long m) : m_l(m, m) {}
   long size() const { return m_q; }
   // append a row whose column of A over the clamped rows is col (and diagonal entry diag);
   // false when it depends on them (the block would be singular)
@@ -256,8 +259,9 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
   }
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
   const auto slack = [&](long i) { return g[std::size_t(i)].dot(z) - h[i]; };
+  double zNorm = 0.0;  // |z|, updated where z moves (the tolerance of every row's slack needs it)
   const auto slackTolerance = [&](long i) {
-    return tolerance * std::max({1.0, std::abs(h[i]), norms[std::size_t(i)] * z.norm()});
+    return tolerance * std::max({1.0, std::abs(h[i]), norms[std::size_t(i)] * zNorm});
   };
 
   ActiveQr qr(n, std::min(n, m));
@@ -326,7 +330,10 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
         return failure(e.str(), iterations);
       }
       const double t = std::min(t1, t2);
-      if (t2 != kInfinity) z += t * d;
+      if (t2 != kInfinity) {
+        z += t * d;
+        zNorm = z.norm();
+      }
       for (std::size_t j = 0; j < active.size(); ++j) u[j] -= t * r[long(j)];
       up += t;
       if (t2 <= t1) {
