@@ -371,12 +371,19 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
 Solution solveContactSpace(const Problem& p, double tolerance) {
   if (std::string why = checkShape(p); !why.empty()) return failure(why, 0);
   const long m = long(p.rows.size());
-  // A = J M^-1 J^T and b = J a_u - c
-  Eigen::MatrixXd w(6 * long(p.bodies.size()), m);  // M^-1 J^T, column by column
+  // A = J M^-1 J^T and b = J a_u - c; M^-1 J_i^T is nonzero on row i's one or two bodies only
+  std::vector<Mat3> inverseInertia(p.bodies.size());
+  for (std::size_t k = 0; k < p.bodies.size(); ++k) inverseInertia[k] = p.bodies[k].inertia.inverse();
+  const auto mobility = [&](int body, const Vec6& jac) {
+    Vec6 out;
+    out << jac.head<3>() / p.bodies[std::size_t(body)].mass, inverseInertia[std::size_t(body)] * jac.tail<3>();
+    return out;
+  };
+  Eigen::MatrixXd w = Eigen::MatrixXd::Zero(6 * long(p.bodies.size()), m);  // M^-1 J^T
   for (long i = 0; i < m; ++i) {
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(m);
-    e[i] = 1.0;
-    w.col(i) = applyInverseMetricTranspose(p, e);
+    const Row& r = p.rows[std::size_t(i)];
+    w.col(i).segment<6>(6 * r.bodyA) = mobility(r.bodyA, r.jacA);
+    if (r.bodyB >= 0) w.col(i).segment<6>(6 * r.bodyB) += mobility(r.bodyB, r.jacB);
   }
   Eigen::MatrixXd a(m, m);
   for (long i = 0; i < m; ++i)
