@@ -166,6 +166,9 @@ CollisionBody collisionBody(const BodyDef& b) {
   c.x = b.position;
   c.q = b.orientation;
   c.fixed = b.fixed;
+  c.collides = b.collides;
+  c.group = b.collisionGroup;
+  c.mask = b.collisionMask;
   return c;
 }
 

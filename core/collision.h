@@ -58,8 +58,7 @@ struct CollisionBody {
   std::uint32_t mask = 0xffffffffu;
 };
 
-// The shape, dimensions, fixed flag and initial pose of a scene body; collides, group and mask
-// at their defaults (the scene has no collision settings yet).
+// The shape, dimensions, fixed flag, collision filter and initial pose of a scene body.
 CollisionBody collisionBody(const BodyDef& b);
 
 // A ground plane: solid on the side opposite the normal. Filtered like a body (its group and mask).

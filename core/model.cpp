@@ -123,6 +123,16 @@ Model compile(const Scene& s) {
     m.bodyNames.push_back(b.name);
     p.bodyActive.push_back(b.active ? 1 : 0);
   }
+  m.contacts.enabled = s.settings.contacts;
+  m.contacts.slop = s.settings.contactSlop;
+  for (const BodyDef& b : s.bodies) {
+    m.contacts.shapes.push_back(collisionBody(b));
+    m.contacts.restitution.push_back(b.restitution);
+  }
+  for (const PlaneDef& pd : s.planes) {
+    m.contacts.planes.push_back({.point = pd.point, .normal = pd.normal.normalized()});
+    m.contacts.planeRestitution.push_back(pd.restitution);
+  }
   for (const PathDef& pd : s.paths) m.paths.emplace_back(pd);
   p.pathClock.assign(s.paths.size(), PathClock{});
   for (const ForceDef& f : s.forces) {

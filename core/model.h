@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/collision.h"
 #include "core/path.h"
 #include "core/scene.h"
 #include "core/state.h"
@@ -51,6 +52,17 @@ struct EventModel {
   Vec3 value = Vec3::Zero();         // Set: value (x only for scalars)
 };
 
+// What the contact stage (core/contact.h) needs of the scene: each body's collision shape (its
+// pose is set at each step) and restitution, the ground planes.
+struct ContactModel {
+  bool enabled = false;              // settings.contacts
+  double slop = 1e-6;                // settings.contact_slop, m
+  std::vector<CollisionBody> shapes; // per body
+  std::vector<double> restitution;   // per body
+  std::vector<GroundPlane> planes;
+  std::vector<double> planeRestitution;
+};
+
 struct Model {
   Settings settings;
   std::vector<std::string> bodyNames, forceNames, constraintNames;  // constraintNames: per part
@@ -67,6 +79,7 @@ struct Model {
     int first = 0, count = 0;
   };
   std::vector<PartRange> constraintParts;
+  ContactModel contacts;
   std::vector<EventModel> events;    // sorted by time (stable: file order within a time)
   Params initialParams;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -44,6 +45,22 @@ struct BodyDef {
   Vec3 velocity = Vec3::Zero();           // centre-of-mass velocity, m/s
   Vec3 angularVelocity = Vec3::Zero();    // world frame, rad/s
   std::vector<NamedPoint> points;         // user control points (beside the shape's named ones)
+  // Contacts (settings.contacts; core/contact.h): whether the body touches others at all, its
+  // Poisson restitution coefficient (a pair takes the larger of its two), and its collision
+  // filter: bodies i and j touch only if (group_i & mask_j) and (group_j & mask_i) are non-zero.
+  bool collides = true;
+  double restitution = 0.5;
+  std::uint32_t collisionGroup = 1;
+  std::uint32_t collisionMask = 0xffffffffu;
+};
+
+// A ground plane (contacts): the half-space below a point, solid on the side opposite the normal.
+struct PlaneDef {
+  std::string name;
+  Vec3 point = Vec3::Zero();              // a point on the surface, world, m
+  Vec3 normal = Vec3::UnitZ();            // out of the solid (need not be unit)
+  double restitution = 0.5;               // Poisson's coefficient (a pair takes the larger)
+  bool operator==(const PlaneDef&) const = default;
 };
 
 struct NailDef {
@@ -233,12 +250,19 @@ struct Settings {
   double tolerance = 1e-8;               // RK45 error tolerance per step (relative + absolute)
   double duration = 10.0;                // s: default length of a headless run
   std::optional<double> assemblyTime;    // s: when the model counts as assembled (default 15 tau)
+  // Contacts between bodies and with the planes (core/contact.h). Off unless the scene asks:
+  // scenes written before contacts existed keep their motion.
+  bool contacts = false;
+  // m: the penetration a resting contact keeps (it stays detected, so a resting body's
+  // contact force is steady); deeper overlap is projected out after each step
+  double contactSlop = 1e-6;
 };
 
 struct Scene {
   Settings settings;
   std::vector<BodyDef> bodies;
   std::vector<NailDef> nails;
+  std::vector<PlaneDef> planes;
   std::vector<PathDef> paths;
   std::vector<ForceDef> forces;
   std::vector<ConstraintDef> constraints;

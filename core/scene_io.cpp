@@ -206,6 +206,13 @@ Quat readOrientation(const json& v, const std::string& where) {
   return q;
 }
 
+// A collision group or mask: a whole number of 32 bits.
+std::uint32_t filterBits(const json& v, const std::string& where) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > 0xffffffffull)
+    fail(where, "must be a whole number from 0 to 4294967295 (32 bits, one per group)");
+  return static_cast<std::uint32_t>(v.get<std::uint64_t>());
+}
+
 BodyDef readBody(const json& v, const std::string& where) {
   Obj o(v, where);
   BodyDef b;
@@ -243,6 +250,10 @@ BodyDef readBody(const json& v, const std::string& where) {
   }
   b.velocity = o.vec3("velocity", b.velocity);
   b.angularVelocity = o.vec3("angular_velocity", b.angularVelocity);
+  b.collides = o.boolean("collides", b.collides);
+  b.restitution = o.number("restitution", b.restitution);
+  if (const json* g = o.get("collision_group")) b.collisionGroup = filterBits(*g, o.at("collision_group"));
+  if (const json* m = o.get("collision_mask")) b.collisionMask = filterBits(*m, o.at("collision_mask"));
   if (const json* pts = o.get("points")) {
     if (!pts->is_object()) fail(o.at("points"), "must be an object of name: [x, y, z]");
     for (auto it = pts->begin(); it != pts->end(); ++it)
@@ -266,6 +277,10 @@ json writeBody(const BodyDef& b) {
   j["orientation"] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
   j["velocity"] = vec(b.velocity);
   j["angular_velocity"] = vec(b.angularVelocity);
+  if (!b.collides) j["collides"] = false;
+  if (b.restitution != BodyDef{}.restitution) j["restitution"] = b.restitution;
+  if (b.collisionGroup != BodyDef{}.collisionGroup) j["collision_group"] = b.collisionGroup;
+  if (b.collisionMask != BodyDef{}.collisionMask) j["collision_mask"] = b.collisionMask;
   if (!b.points.empty()) {
     json pts = json::object();
     for (const NamedPoint& p : b.points) pts[p.name] = vec(p.local);
@@ -495,6 +510,8 @@ Settings readSettings(const json& v, const std::string& where) {
   s.tolerance = o.number("tolerance", s.tolerance);
   s.duration = o.number("duration", s.duration);
   if (o.has("assembly_time")) s.assemblyTime = o.requiredNumber("assembly_time");
+  s.contacts = o.boolean("contacts", s.contacts);
+  s.contactSlop = o.number("contact_slop", s.contactSlop);
   o.rejectUnknownKeys();
   return s;
 }
@@ -508,6 +525,9 @@ json writeSettings(const Settings& s) {
          {"projection_tolerance", s.projectionTolerance},
          {"default_tau", s.defaultTau}, {"tolerance", s.tolerance}, {"duration", s.duration}};
   if (s.assemblyTime) j["assembly_time"] = *s.assemblyTime;
+  // (written only when set: files of scenes without contacts stay as they were)
+  if (s.contacts) j["contacts"] = true;
+  if (s.contacts || s.contactSlop != Settings{}.contactSlop) j["contact_slop"] = s.contactSlop;
   return j;
 }
 
@@ -659,6 +679,16 @@ Scene sceneFromJson(const std::string& text) {
     n.rejectUnknownKeys();
     s.nails.push_back(nd);
   });
+  o.array("planes", [&](const json& v, const std::string& w) {
+    Obj pl(v, w);
+    PlaneDef pd;
+    pd.name = pl.requiredString("name");
+    pd.point = pl.vec3("point", pd.point);
+    pd.normal = pl.vec3("normal", pd.normal);
+    pd.restitution = pl.number("restitution", pd.restitution);
+    pl.rejectUnknownKeys();
+    s.planes.push_back(pd);
+  });
   o.array("paths", [&](const json& v, const std::string& w) { s.paths.push_back(readPath(v, w)); });
   o.array("forces", [&](const json& v, const std::string& w) { s.forces.push_back(readForce(v, w)); });
   o.array("constraints", [&](const json& v, const std::string& w) { s.constraints.push_back(readConstraint(v, w)); });
@@ -684,6 +714,12 @@ std::string sceneToJson(const Scene& s) {
   for (const auto& e : s.events) events.push_back(writeEvent(e));
   root["bodies"] = bodies;
   root["nails"] = nails;
+  if (!s.planes.empty()) {
+    json planes = json::array();
+    for (const PlaneDef& p : s.planes)
+      planes.push_back({{"name", p.name}, {"point", vec(p.point)}, {"normal", vec(p.normal)}, {"restitution", p.restitution}});
+    root["planes"] = planes;
+  }
   root["paths"] = paths;
   root["forces"] = forces;
   root["constraints"] = constraints;

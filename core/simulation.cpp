@@ -123,6 +123,11 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   m_ctx.rowsCurrent = false;  // (y has moved on; a velocity-level projection sets it again)
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
+  if (m.contacts.enabled && finite) {
+    // contacts (core/contact.h): impacts, resting and overlap, on the state the step reached
+    m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y);
+    finite = allFiniteLong(m_ctx.y);
+  }
   if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, memory.assembled)) {
     if (normalizeQuaternions(m_ctx.y)) m_ctx.rowsCurrent = false;
     finite = allFiniteLong(m_ctx.y);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/contact.h"
 #include "core/dynamics.h"
 #include "core/model.h"
 
@@ -38,6 +39,10 @@ class Simulation {
   // fills context() for reports and drawing.
   void refresh();
   const StepContext& context() const { return m_ctx; }
+  // The contacts of the last step (settings.contacts), and the last step's contact problem ("" if
+  // none: see ContactStage::resolve).
+  const std::vector<ContactReport>& contacts() const { return m_contacts.contacts(); }
+  const std::string& contactProblem() const { return m_contactProblem; }
 
   // |D| of every constraint now (Euclidean norm of its rows); -1 for inactive ones.
   void deviations(std::vector<double>& out) const;
@@ -68,6 +73,8 @@ class Simulation {
   State m_state;
   State m_backup;  // the parts of m_state a step may change before it fails (see advanceTo)
   StepContext m_ctx;
+  ContactStage m_contacts;
+  std::string m_contactProblem;
   long m_totalSteps = 0;
   double m_lastStep = 0.0;  // the step the integrator actually took, s
   // m_ctx.y holds m_state.bodies packed (bit for bit): set when a step succeeds, cleared when

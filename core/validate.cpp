@@ -48,7 +48,7 @@ void nonZero(const Vec3& v, const std::string& where) {
   if (!(v.norm() > 1e-12)) invalid(where, "must not be the zero vector");
 }
 
-enum class Kind { Body, Nail, Path, Force, Constraint };
+enum class Kind { Body, Nail, Path, Force, Constraint, Plane };
 
 const char* kindName(Kind k) {
   switch (k) {
@@ -57,6 +57,7 @@ const char* kindName(Kind k) {
     case Kind::Path: return "path";
     case Kind::Force: return "force";
     case Kind::Constraint: return "constraint";
+    case Kind::Plane: return "plane";
   }
   return "?";
 }
@@ -67,6 +68,7 @@ class Names {
     for (size_t i = 0; i < s.bodies.size(); ++i) add(s.bodies[i].name, Kind::Body, i, idx("bodies", i));
     for (size_t i = 0; i < s.nails.size(); ++i) add(s.nails[i].name, Kind::Nail, i, idx("nails", i));
     for (size_t i = 0; i < s.paths.size(); ++i) add(s.paths[i].name, Kind::Path, i, idx("paths", i));
+    for (size_t i = 0; i < s.planes.size(); ++i) add(s.planes[i].name, Kind::Plane, i, idx("planes", i));
     for (size_t i = 0; i < s.forces.size(); ++i) add(s.forces[i].name, Kind::Force, i, idx("forces", i));
     for (size_t i = 0; i < s.constraints.size(); ++i)
       add(s.constraints[i].name, Kind::Constraint, i, idx("constraints", i));
@@ -146,6 +148,7 @@ void validateBody(const BodyDef& b, const std::string& w) {
   bounded(b.velocity, L::kMaxSpeed, w + ".velocity", "m/s");
   bounded(b.angularVelocity, L::kMaxSpeed, w + ".angular_velocity", "rad/s");
   if (std::abs(b.orientation.norm() - 1.0) > 1e-6) invalid(w + ".orientation", "must be a unit quaternion");
+  inRange(b.restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
   const auto builtIn = shapePoints(b);
   for (size_t i = 0; i < b.points.size(); ++i) {
     const std::string pw = w + ".points." + b.points[i].name;
@@ -398,12 +401,19 @@ void validateScene(const Scene& s) {
     invalid("settings.solver_iterations", "must be in 1.." + std::to_string(L::kMaxSolverIterations));
   if (st.maxSubsteps < 1 || st.maxSubsteps > L::kMaxSubsteps)
     invalid("settings.max_substeps", "must be in 1.." + std::to_string(L::kMaxSubsteps));
+  inRange(st.contactSlop, 0.0, 1e-2, "settings.contact_slop", "m");
 
   const Names names(s);
   for (size_t i = 0; i < s.bodies.size(); ++i) validateBody(s.bodies[i], idx("bodies", i));
   checkConstraintsPerBody(s);
   for (size_t i = 0; i < s.nails.size(); ++i) bounded(s.nails[i].position, L::kMaxCoordinate, idx("nails", i) + ".position", "m");
   for (size_t i = 0; i < s.paths.size(); ++i) validatePath(s.paths[i], idx("paths", i));
+  for (size_t i = 0; i < s.planes.size(); ++i) {
+    const std::string w = idx("planes", i);
+    bounded(s.planes[i].point, L::kMaxCoordinate, w + ".point", "m");
+    nonZero(s.planes[i].normal, w + ".normal");
+    inRange(s.planes[i].restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
+  }
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
   for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s, s.constraints[i], names, idx("constraints", i));
   for (size_t i = 0; i < s.events.size(); ++i) validateEvent(s.events[i], s, names, idx("events", i));

@@ -56,6 +56,16 @@ inline BodyDef sphere(const std::string& name, const Vec3& at, double radius = 0
   return b;
 }
 
+inline BodyDef box(const std::string& name, const Vec3& at, const Vec3& size, double restitution = 0.0) {
+  BodyDef b;
+  b.name = name;
+  b.shape = Shape::Box;
+  b.size = size;
+  b.position = at;
+  b.restitution = restitution;
+  return b;
+}
+
 // A definition's parameters as its type's struct: def<OrientationDef>(s.constraints[3]).axis.
 template <class Def> Def& def(ConstraintDef& c) { return c.params.as<Def>(); }
 template <class Def> const Def& def(const ConstraintDef& c) { return c.params.as<Def>(); }

@@ -1,0 +1,78 @@
+// The contact stage (issue 20): after each step, bodies that touch each other or a ground plane
+// are kept from passing through, bounce with Poisson's restitution, and rest. It runs with every
+// integrator and solver, on the state the step produced; scenes turn it on with
+// settings.contacts.
+//
+// Gauss's principle in velocity space (Redon & Coquillart; the solver is core/gauss.h). The
+// bodies of a contact group (bodies linked by contacts and joints) have generalized velocities
+// u (v and w per body) after the step. The velocity after the impacts is the admissible one
+// nearest to u in the kinetic metric M:
+//   u+ = argmin 1/2 (u+ - u)^T M (u+ - u)   subject to
+//        n_k . (relative velocity of contact k's points) >= 0   (unilateral)
+//        J_j u+ = J_j u                                          (every joint row: unchanged)
+// so M (u+ - u) = J^T lambda: lambda_k >= 0 is contact k's normal impulse, and the joints carry
+// what the impacts transmit (a pendulum hitting the floor swings its nail's reaction too).
+// Restitution (Poisson): that solve is the compression phase; the restitution phase applies
+// e_k lambda_k more along each contact's normal (e_k the larger of its two bodies', 0 for contacts
+// approaching slower than 2 |g| h + 1 mm/s: a resting body's contact absorbs the one step of
+// gravity it gets, and does not chatter), through the same solve so that no contact approaches
+// and no joint rate changes:
+//   u_r = u_c + M^-1 sum_k n_k-row^T e_k lambda_k,    u+ = argmin 1/2 |u+ - u_r|_M^2  (same rows)
+// For a single contact this returns the approach speed times e (Newton's law); for several it
+// is Poisson's hypothesis (restitution impulse = e times compression impulse), which keeps
+// momentum and, for e = 1 and one contact, energy.
+//
+// Penetration: the step moved the bodies by h u with the velocities before the contact, so a
+// contact found after it may overlap by up to h |u . n|. Where a contact bounces (restitution
+// applied) the overlap is left as it is: the body leaves it with the reflected speed, and for
+// e = 1 its energy is what it had before the step (a ball that sank by depth d at speed v, which
+// it reached falling d further, climbs back from -d at speed v: no energy from the correction).
+// Where it does not bounce, projection removes the overlap beyond the slop
+// (settings.contact_slop: the overlap a resting contact keeps, so that it stays detected and its
+// force stays steady), as projection of the joints does (core/projection.h): the displacement d
+// (6 per body: translation and a small rotation) nearest to 0 in the metric M with
+//   n_k . (displacement of contact k's points) >= depth_k - slop,   J_j d = 0,
+// applied to positions only, not velocities. A resting box: each step gravity moves it down by
+// g h^2, the impulse m g h stops it and the projection lifts it back to the slop: its contact
+// forces sum to m g exactly and it keeps its potential energy.
+//
+// Contacts are found by CollisionDetector (core/collision.h) at the end of the step: only
+// penetrating pairs, no continuous detection (a body faster than its thickness per step can
+// pass through a thin one).
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/collision.h"
+#include "core/gauss.h"
+#include "core/model.h"
+
+namespace tether::core {
+
+// One contact of the last contact stage.
+struct ContactReport {
+  Contact contact;             // as detected (bodyB -1: the ground plane `plane`)
+  int plane = -1;
+  double impulse = 0.0;        // normal impulse over the step (compression + restitution), N s
+  double force = 0.0;          // impulse / h: the contact's force as a step's average, N
+};
+
+class ContactStage {
+ public:
+  // The contact stage on the packed state y that a step of length h ended with (its velocities
+  // and positions are changed). Returns "" or, when a group's contacts cannot be met together
+  // with its joints (a path pushing a pinned body into the floor), a message naming the bodies;
+  // that group's contacts are then left out of this step.
+  std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y);
+  // The contacts of the last resolve, in the detector's order.
+  const std::vector<ContactReport>& contacts() const { return m_reports; }
+
+ private:
+  CollisionDetector m_detector;
+  CollisionQuery m_query;
+  std::vector<ContactReport> m_reports;
+};
+
+}  // namespace tether::core

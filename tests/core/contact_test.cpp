@@ -1,0 +1,253 @@
+// The contact stage (core/contact.h) in running simulations, at the default settings
+// (semi-implicit Euler, dt = 1 ms, projection on) unless a test says otherwise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/contact.h"
+#include "core/scene_io.h"
+#include "test_util.h"
+
+namespace tether::core::test {
+namespace {
+
+Scene contactScene() {
+  Scene s;
+  s.settings.contacts = true;
+  s.planes.push_back({.name = "floor", .point = Vec3::Zero(), .normal = Vec3::UnitZ(), .restitution = 0.0});
+  return s;
+}
+
+// Heights of the centre's local maxima after the start, above the floor's touching height.
+std::vector<double> apexes(Simulation& sim, double lowest, double until) {
+  std::vector<double> out;
+  double z0 = sim.state().bodies[0].x.z(), z1 = z0;
+  for (double t = 1e-3; t <= until + 1e-9; t += 1e-3) {
+    if (!sim.advanceTo(t).ok) {
+      ADD_FAILURE() << "diverged at t = " << t;
+      return out;
+    }
+    const double z2 = sim.state().bodies[0].x.z();
+    if (z1 > z0 && z1 >= z2) out.push_back(z1 - lowest);
+    z0 = z1;
+    z1 = z2;
+  }
+  return out;
+}
+
+TEST(Contacts, ABallDroppedOnTheFloorBouncesToESquaredOfItsHeight) {
+  // dropped from 1 m above the floor, e = 0.8: each apex is e^2 = 0.64 of the one before
+  Scene s = contactScene();
+  s.bodies.push_back(sphere("ball", Vec3(0, 0, 1.1), 0.1));
+  s.bodies[0].restitution = 0.8;
+  auto sim = simulate(s);
+  std::vector<double> heights{1.0};
+  for (double h : apexes(*sim, 0.1, 3.5)) heights.push_back(h);
+  ASSERT_GE(heights.size(), 7u);
+  for (size_t i = 1; i < 7; ++i) EXPECT_NEAR(heights[i] / heights[i - 1], 0.64, 0.01 * 0.64) << "bounce " << i;
+}
+
+TEST(Contacts, AnElasticBallKeepsItsHeight) {
+  // e = 1: the bounce returns the energy it took (the restitution counts the half step of
+  // gravity the step's mean velocity lags the end velocity by)
+  Scene s = contactScene();
+  s.bodies.push_back(sphere("ball", Vec3(0, 0, 1.1), 0.1));
+  s.bodies[0].restitution = 1.0;
+  auto sim = simulate(s);
+  const std::vector<double> heights = apexes(*sim, 0.1, 5.0);
+  ASSERT_GE(heights.size(), 5u);
+  for (double h : heights) EXPECT_NEAR(h, 1.0, 1e-3);
+}
+
+TEST(Contacts, ABoxRestsOnFourCornersThatCarryItsWeight) {
+  Scene s = contactScene();
+  s.bodies.push_back(box("box", Vec3(0.3, -0.2, 0.1 + 0.01), Vec3(0.4, 0.3, 0.2), 0.0));
+  auto sim = simulate(s);
+  ASSERT_TRUE(sim->advanceTo(10.0).ok);
+  const auto& contacts = sim->contacts();
+  ASSERT_EQ(contacts.size(), 4u);
+  const double mg = sim->model().bodies[0].mass * 9.81;
+  double sum = 0.0;
+  for (const ContactReport& c : contacts) {
+    EXPECT_EQ(c.plane, 0);
+    sum += c.force;
+  }
+  EXPECT_NEAR(sum, mg, 1e-9 * mg);
+  // its overlap with the floor: the lowest corner's depth
+  const BodyState& b = sim->state().bodies[0];
+  double lowest = 1.0;
+  for (int k = 0; k < 8; ++k)
+    lowest = std::min(lowest, (b.x + b.q * Vec3(k & 1 ? 0.2 : -0.2, k & 2 ? 0.15 : -0.15, k & 4 ? 0.1 : -0.1)).z());
+  EXPECT_GE(lowest, -1e-5);
+  EXPECT_LE(lowest, 0.0);
+  // and it has not moved sideways or turned
+  EXPECT_NEAR(sim->state().bodies[0].x.x(), 0.3, 1e-9);
+  EXPECT_NEAR(sim->state().bodies[0].x.y(), -0.2, 1e-9);
+  EXPECT_LT(sim->state().bodies[0].L.norm(), 1e-9);
+  EXPECT_TRUE(sim->contactProblem().empty()) << sim->contactProblem();
+}
+
+TEST(Contacts, ABoxSlidesDownAFrictionlessSlopeAtGSinTheta) {
+  const double theta = 0.35;
+  const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));  // the slope falls towards -x
+  Scene s = contactScene();
+  s.planes[0].normal = n;
+  BodyDef b = box("box", 0.1 * n, Vec3(0.2, 0.2, 0.2));
+  b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), n);
+  s.bodies.push_back(b);
+  auto sim = simulate(s);
+  ASSERT_TRUE(sim->advanceTo(1.0).ok);
+  const Vec3 v = sim->state().bodies[0].P / sim->model().bodies[0].mass;
+  const Vec3 down(-std::cos(theta), 0.0, -std::sin(theta));
+  EXPECT_NEAR(v.dot(down), 9.81 * std::sin(theta) * 1.0, 1e-6 * 9.81);
+  EXPECT_NEAR(v.dot(n), 0.0, 1e-9);
+  EXPECT_EQ(sim->contacts().size(), 4u);
+}
+
+TEST(Contacts, AStackOfTenBoxesStandsAMinute) {
+  Scene s = contactScene();
+  for (int i = 0; i < 10; ++i)
+    s.bodies.push_back(box("box" + std::to_string(i), Vec3(0, 0, 0.1 + 0.2 * i + 1e-4 * i), Vec3(0.3, 0.3, 0.2)));
+  auto sim = simulate(s);
+  ASSERT_TRUE(sim->advanceTo(60.0).ok);
+  for (int i = 0; i < 10; ++i) {
+    const Vec3 x = sim->state().bodies[size_t(i)].x;
+    EXPECT_LT(x.head<2>().norm(), 1e-6) << i;
+    EXPECT_NEAR(x.z(), 0.1 + 0.2 * i, 1e-4) << i;
+  }
+  double sumOnFloor = 0.0;
+  for (const ContactReport& c : sim->contacts())
+    if (c.plane == 0) sumOnFloor += c.force;
+  const double weight = 10 * sim->model().bodies[0].mass * 9.81;
+  EXPECT_NEAR(sumOnFloor, weight, 1e-6 * weight);
+}
+
+TEST(Contacts, APendulumSwingsIntoTheFloorAndItsPinHolds) {
+  // a rod pinned at one end 0.6 m above the floor, 1 m long, released horizontal: it strikes the
+  // floor; the joint carries the impact (an equality row of the same problem) and stays met
+  Scene s = contactScene();
+  s.nails.push_back({"nail", Vec3(0, 0, 0.6)});
+  s.bodies.push_back(rod("rod", Vec3(0, 0, 0.6), Vec3(1, 0, 0.6), 0.03));
+  s.constraints.push_back(pointToNail("pin", pt("rod", "end1"), "nail"));
+  auto sim = simulate(s);
+  std::vector<double> d;
+  double deepest = 0.0;
+  for (double t = 0.01; t <= 10.0 + 1e-9; t += 0.01) {
+    ASSERT_TRUE(sim->advanceTo(t).ok);
+    for (const ContactReport& c : sim->contacts()) deepest = std::max(deepest, c.contact.depth);
+    sim->deviations(d);
+    ASSERT_LT(d[0], 1e-6) << "t = " << t;
+  }
+  EXPECT_FALSE(sim->contacts().empty());  // it came to rest on the floor
+  EXPECT_LT(deepest, 0.03);
+  // resting: its lowest point on the floor, at most the slop in it
+  const BodyState& r = sim->state().bodies[0];
+  const Vec3 end2 = r.x + r.q * Vec3(0, 0, 0.5);
+  EXPECT_NEAR(end2.z(), 0.03, 1e-5);
+}
+
+TEST(Contacts, BodiesPassThroughWhenContactsAreOffOrTheyDoNotCollide) {
+  // a ball dropped on a fixed rock: it stays on it only with contacts on, both colliding and
+  // their groups in each other's masks
+  for (int variant = 0; variant < 4; ++variant) {
+    Scene s = contactScene();
+    s.planes.clear();
+    s.bodies.push_back(sphere("ball", Vec3(0, 0, 0.6), 0.1));
+    s.bodies.push_back(sphere("rock", Vec3::Zero(), 0.3));
+    s.bodies[1].fixed = true;
+    if (variant == 1) s.settings.contacts = false;
+    if (variant == 2) s.bodies[0].collides = false;
+    if (variant == 3) s.bodies[0].collisionGroup = 2, s.bodies[0].collisionMask = 2;  // the rock is group 1
+    auto sim = simulate(s);
+    ASSERT_TRUE(sim->advanceTo(2.0).ok);
+    if (variant == 0)
+      EXPECT_NEAR(sim->state().bodies[0].x.norm(), 0.4, 1e-5);
+    else
+      EXPECT_LT(sim->state().bodies[0].x.z(), -10.0) << variant;
+  }
+}
+
+TEST(Contacts, TwoBallsCollidingHeadOnKeepTheirMomentum) {
+  // a 1:8 mass pair (radius 0.1 and 0.2), no gravity, e = 0.7: momentum kept to 1e-12
+  // relative; the speed of separation is e times the speed of approach (one contact: Newton's law)
+  Scene s = contactScene();
+  s.planes.clear();
+  s.settings.gravityOn = false;
+  s.bodies.push_back(sphere("a", Vec3(-0.5, 0, 0), 0.1));
+  s.bodies.push_back(sphere("b", Vec3(0.5, 0, 0), 0.2));
+  s.bodies[0].velocity = Vec3(3, 0, 0);
+  s.bodies[1].velocity = Vec3(-1, 0, 0);
+  s.bodies[0].restitution = s.bodies[1].restitution = 0.7;
+  auto sim = simulate(s);
+  const auto momentum = [&] { return Vec3(sim->state().bodies[0].P + sim->state().bodies[1].P); };
+  const Vec3 p0 = momentum();
+  ASSERT_TRUE(sim->advanceTo(1.0).ok);
+  EXPECT_LT((momentum() - p0).norm(), 1e-12 * p0.norm());
+  const Vec3 va = sim->state().bodies[0].P / sim->model().bodies[0].mass;
+  const Vec3 vb = sim->state().bodies[1].P / sim->model().bodies[1].mass;
+  EXPECT_NEAR((vb - va).x(), 0.7 * 4.0, 1e-12);
+  EXPECT_LT((vb - va).tail<2>().norm(), 1e-12);
+}
+
+TEST(Contacts, ARunIsDeterministicAndResumesBitForBit) {
+  Scene s = contactScene();
+  for (int i = 0; i < 4; ++i) {
+    s.bodies.push_back(box("box" + std::to_string(i), Vec3(0.05 * i, 0.03 * i, 0.15 + 0.25 * i), Vec3(0.2, 0.2, 0.2), 0.3));
+    s.bodies.back().orientation = Quat(Eigen::AngleAxisd(0.2 * i, Vec3(1, 1, 0).normalized()));
+  }
+  s.bodies.push_back(sphere("ball", Vec3(0.1, 0.0, 1.4), 0.08));
+  auto a = simulate(s);
+  auto b = simulate(s);
+  ASSERT_TRUE(a->advanceTo(1.5).ok);
+  const State mid = a->state();
+  ASSERT_TRUE(a->advanceTo(3.0).ok);
+  ASSERT_TRUE(b->advanceTo(3.0).ok);
+  Simulation c(std::make_shared<const Model>(compile(s)), mid);
+  ASSERT_TRUE(c.advanceTo(3.0).ok);
+  for (size_t i = 0; i < s.bodies.size(); ++i) {
+    for (const Simulation* other : {b.get(), &c}) {
+      const BodyState &x = a->state().bodies[i], &y = other->state().bodies[i];
+      EXPECT_TRUE(x.x == y.x && x.q.coeffs() == y.q.coeffs() && x.P == y.P && x.L == y.L) << i;
+    }
+  }
+}
+
+TEST(Contacts, TheSceneFileHoldsPlanesMaterialsAndFiltersAndNamesBadValues) {
+  Scene s = contactScene();
+  s.settings.contactSlop = 2e-6;
+  s.planes[0].restitution = 0.25;
+  s.bodies.push_back(sphere("ball", Vec3(0, 0, 1), 0.1));
+  s.bodies[0].restitution = 0.9;
+  s.bodies[0].collides = false;
+  s.bodies[0].collisionGroup = 6;
+  s.bodies[0].collisionMask = 0xfffffff0u;
+  const Scene back = sceneFromJson(sceneToJson(s));
+  EXPECT_EQ(back.planes, s.planes);
+  EXPECT_TRUE(back.settings.contacts);
+  EXPECT_EQ(back.settings.contactSlop, 2e-6);
+  EXPECT_EQ(back.bodies[0].restitution, 0.9);
+  EXPECT_FALSE(back.bodies[0].collides);
+  EXPECT_EQ(back.bodies[0].collisionGroup, 6u);
+  EXPECT_EQ(back.bodies[0].collisionMask, 0xfffffff0u);
+
+  const auto error = [](const std::string& text) {
+    try {
+      sceneFromJson(text);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string head = R"({"format":"tether-scene","version":1,)";
+  EXPECT_NE(error(head + R"("bodies":[{"name":"b","type":"sphere","restitution":1.5}]})").find("bodies[0].restitution"),
+            std::string::npos);
+  EXPECT_NE(error(head + R"("planes":[{"name":"p","normal":[0,0,0]}]})").find("planes[0].normal"), std::string::npos);
+  EXPECT_NE(error(head + R"("bodies":[{"name":"b","type":"sphere","collision_group":-1}]})").find("collision_group"),
+            std::string::npos);
+  EXPECT_NE(error(head + R"("planes":[{"name":"p"}],"bodies":[{"name":"p","type":"sphere"}]})").find("duplicate name"),
+            std::string::npos);
+  EXPECT_NE(error(head + R"("settings":{"contact_slop":-1}})").find("settings.contact_slop"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tether::core::test
