@@ -47,16 +47,22 @@ TEST(Contacts, ABallDroppedOnTheFloorBouncesToESquaredOfItsHeight) {
   for (size_t i = 1; i < 7; ++i) EXPECT_NEAR(heights[i] / heights[i - 1], 0.64, 0.01 * 0.64) << "bounce " << i;
 }
 
-TEST(Contacts, AnElasticBallKeepsItsHeight) {
-  // e = 1: the bounce returns the energy it took (the restitution counts the half step of
-  // gravity the step's mean velocity lags the end velocity by)
-  Scene s = contactScene();
-  s.bodies.push_back(sphere("ball", Vec3(0, 0, 1.1), 0.1));
-  s.bodies[0].restitution = 1.0;
-  auto sim = simulate(s);
-  const std::vector<double> heights = apexes(*sim, 0.1, 5.0);
-  ASSERT_GE(heights.size(), 5u);
-  for (double h : heights) EXPECT_NEAR(h, 1.0, 1e-3);
+TEST(Contacts, AnElasticBallKeepsItsHeightWithEveryStepper) {
+  // e = 1: the bounce returns the energy it took. Semi-implicit Euler and sequential impulses
+  // end a step on its mean velocity, half a step of gravity behind the end: the restitution
+  // counts it (without, each bounce lost 0.44 %); RK4 and RK45 end on the end velocity.
+  for (int k = 0; k < 4; ++k) {
+    Scene s = contactScene();
+    s.bodies.push_back(sphere("ball", Vec3(0, 0, 1.1), 0.1));
+    s.bodies[0].restitution = 1.0;
+    if (k == 1) s.settings.integrator = IntegratorKind::RK4;
+    if (k == 2) s.settings.integrator = IntegratorKind::RK45;
+    if (k == 3) s.settings.solver = SolverKind::SequentialImpulses;
+    auto sim = simulate(s);
+    const std::vector<double> heights = apexes(*sim, 0.1, 5.0);
+    ASSERT_GE(heights.size(), 5u) << k;
+    for (double h : heights) EXPECT_NEAR(h, 1.0, 1e-3) << k;
+  }
 }
 
 TEST(Contacts, ABoxRestsOnFourCornersThatCarryItsWeight) {
@@ -187,6 +193,31 @@ TEST(Contacts, TwoBallsCollidingHeadOnKeepTheirMomentum) {
   const Vec3 vb = sim->state().bodies[1].P / sim->model().bodies[1].mass;
   EXPECT_NEAR((vb - va).x(), 0.7 * 4.0, 1e-12);
   EXPECT_LT((vb - va).tail<2>().norm(), 1e-12);
+}
+
+TEST(Contacts, NewtonsCradlePassesTheFirstBallsSpeedToTheLast) {
+  // the bundled example: five 2 mm-apart steel balls on strings, e = 1, the first let go. It
+  // strikes the second at the bottom of its swing; the impacts run through the row within a
+  // few steps and the last ball leaves with the first one's speed, the others nearly at rest.
+  auto sim = simulate(loadScene(std::string(TETHER_EXAMPLES_DIR) + "/newtons_cradle.json"));
+  const Model& m = sim->model();
+  const auto vx = [&](int i) { return sim->state().bodies[size_t(i)].P.x() / m.bodies[size_t(i)].mass; };
+  double before = 0.0, lastFastest = 0.0, othersFastest = 0.0;
+  bool hit = false;
+  for (double t = 1e-3; t < 0.45; t += 1e-3) {
+    ASSERT_TRUE(sim->advanceTo(t).ok);
+    hit = hit || !sim->contacts().empty();
+    if (!hit) before = vx(0);
+    if (hit && lastFastest < vx(4)) {
+      lastFastest = vx(4);
+      othersFastest = 0.0;
+      for (int i = 0; i < 4; ++i) othersFastest = std::max(othersFastest, std::abs(vx(i)));
+    }
+  }
+  ASSERT_TRUE(hit);
+  EXPECT_GT(before, 1.0);
+  EXPECT_NEAR(lastFastest, before, 0.01 * before);
+  EXPECT_LT(othersFastest, 0.01 * before);
 }
 
 TEST(Contacts, ARunIsDeterministicAndResumesBitForBit) {
