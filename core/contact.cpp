@@ -58,9 +58,22 @@ Vec6 contactJacobian(const Vec3& n, const Vec3& p, const Vec3& x, double sign) {
   return j;
 }
 
+// A group's problem by the active-set method in motion space (exact: the KKT point to rounding)
+// while its dense factor, (6 n) x q for n bodies and q rows, stays small; larger groups (piles) by
+// projected Gauss-Seidel, whose sweeps cost O(q): 100 sweeps or until no row's rate moves by
+// 1e-9 m/s (m for the positions). Measured on a pile of 216 spheres in a box (one group, about
+// 700 rows): the active set took 186 ms per step.
+constexpr long kExactSize = 6 * 48 * 192;
+constexpr int kSweeps = 100;
+gauss::Solution solve(const gauss::Problem& p) {
+  if (6 * long(p.bodies.size()) * long(p.rows.size()) <= kExactSize) return gauss::solveMotionSpace(p);
+  return gauss::solveProjectedGaussSeidel(p, 1e-9, kSweeps);
+}
+
 }  // namespace
 
-std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y) {
+std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
+                                  const std::vector<std::uint8_t>& assembled) {
   m_reports.clear();
   const ContactModel& cm = model.contacts;
   if (!cm.enabled) return {};
@@ -93,7 +106,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     c.evaluate(ectx, r);
     if (bl.n == 2 && bl.b[0] != bl.b[1])
       m_query.joined.push_back({.a = bl.b[0], .b = bl.b[1], .anchor = 0.5 * (r.point[0] + r.point[1])});
-    if (r.nb > 0) parts.push_back(r);
+    if (r.nb > 0 && j < assembled.size() && assembled[j]) parts.push_back(r);
   }
 
   std::vector<ContactManifold> manifolds;
@@ -202,7 +215,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     };
 
     // compression
-    const gauss::Solution compression = gauss::solveMotionSpace(velocityProblem);
+    const gauss::Solution compression = solve(velocityProblem);
     if (!compression.ok) {
       conflict("left out of this step", compression.error);
       continue;
@@ -230,7 +243,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     if (bounces) {
       gauss::Problem restitution = velocityProblem;
       restitution.unconstrained = after + gauss::applyInverseMetricTranspose(velocityProblem, bounce);
-      const gauss::Solution r = gauss::solveMotionSpace(restitution);
+      const gauss::Solution r = solve(restitution);
       if (r.ok) {
         after = r.acceleration;
         impulse += bounce + r.multipliers;
@@ -267,7 +280,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         const ContactRow& cr = rows[std::size_t(contactRows[i])];
         row.c = cr.restitutes ? -cm.slop : cr.depth - cm.slop;
       }
-      const gauss::Solution d = gauss::solveMotionSpace(positionProblem);
+      const gauss::Solution d = solve(positionProblem);
       if (!d.ok) {
         conflict("overlap not removed", d.error);
       } else {

@@ -9,7 +9,7 @@
 // nearest to u in the kinetic metric M:
 //   u+ = argmin 1/2 (u+ - u)^T M (u+ - u)   subject to
 //        n_k . (relative velocity of contact k's points) >= 0   (unilateral)
-//        J_j u+ = J_j u                                          (every joint row: unchanged)
+//        J_j u+ = J_j u                                 (every assembled joint's row: unchanged)
 // so M (u+ - u) = J^T lambda: lambda_k >= 0 is contact k's normal impulse, and the joints carry
 // what the impacts transmit (a pendulum hitting the floor swings its nail's reaction too).
 // Restitution (Poisson): that solve is the compression phase; the restitution phase applies
@@ -42,6 +42,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,12 @@ class ContactStage {
   // and positions are changed). Returns "" or, when a group's contacts cannot be met together
   // with its joints (a path pushing a pinned body into the floor), a message naming the bodies;
   // that group's contacts are then left out of this step.
-  std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y);
+  // assembled: per constraint part, whether it has been met since it became active
+  // (StepMemory::assembled); only those are the problem's equality rows. A joint still assembling
+  // pulls its bodies by its tau dynamics, which the contacts then resist as they would any force
+  // (held as an equality row, its approach into an overlap would be a rigid jam).
+  std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
+                      const std::vector<std::uint8_t>& assembled);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
 

@@ -207,6 +207,63 @@ Eigen::VectorXd applyInverseMetricTranspose(const Problem& p, const Eigen::Vecto
   return f;
 }
 
+Solution solveProjectedGaussSeidel(const Problem& p, double tolerance, int maxSweeps) {
+  Solution out;
+  if (std::string e = checkShape(p); !e.empty()) {
+    out.error = e;
+    return out;
+  }
+  const std::size_t nb = p.bodies.size(), nr = p.rows.size();
+  std::vector<Mat3> invI(nb);
+  std::vector<double> invM(nb);
+  for (std::size_t k = 0; k < nb; ++k) {
+    invM[k] = 1.0 / p.bodies[k].mass;
+    invI[k] = p.bodies[k].inertia.inverse();
+  }
+  // each row's M^-1 J^T (per side) and its effective mass's inverse J M^-1 J^T
+  const auto inverseMetric = [&](int b, const Vec6& j) {
+    Vec6 w;
+    w.head<3>() = invM[std::size_t(b)] * j.head<3>();
+    w.tail<3>() = invI[std::size_t(b)] * j.tail<3>();
+    return w;
+  };
+  std::vector<Vec6> wA(nr), wB(nr);
+  std::vector<double> diag(nr);
+  for (std::size_t i = 0; i < nr; ++i) {
+    const Row& r = p.rows[i];
+    wA[i] = inverseMetric(r.bodyA, r.jacA);
+    diag[i] = r.jacA.dot(wA[i]);
+    if (r.bodyB >= 0) {
+      wB[i] = inverseMetric(r.bodyB, r.jacB);
+      diag[i] += r.jacB.dot(wB[i]);
+    }
+  }
+  out.acceleration = p.unconstrained;
+  out.multipliers = Eigen::VectorXd::Zero(long(nr));
+  Eigen::VectorXd& a = out.acceleration;
+  for (out.iterations = 0; out.iterations < maxSweeps;) {
+    ++out.iterations;
+    double largest = 0.0;
+    for (std::size_t i = 0; i < nr; ++i) {
+      if (!(diag[i] > 0.0)) continue;  // a zero row: nothing it can do
+      const Row& r = p.rows[i];
+      const double old = out.multipliers[long(i)];
+      double next = old + (r.c - rowTimes(r, a)) / diag[i];
+      if (!r.equality) next = std::max(0.0, next);
+      const double d = next - old;
+      if (d == 0.0) continue;
+      out.multipliers[long(i)] = next;
+      a.segment<6>(6 * r.bodyA) += d * wA[i];
+      if (r.bodyB >= 0) a.segment<6>(6 * r.bodyB) += d * wB[i];
+      // the row's own rate moved by d diag: the change measured in the units of c
+      largest = std::max(largest, std::abs(d) * diag[i] / std::max(1.0, std::abs(r.c)));
+    }
+    if (largest <= tolerance) break;
+  }
+  out.ok = true;
+  return out;
+}
+
 Eigen::VectorXd applyJacobian(const Problem& p, const Eigen::VectorXd& a) {
   Eigen::VectorXd out(long(p.rows.size()));
   for (std::size_t i = 0; i < p.rows.size(); ++i) out[long(i)] = rowTimes(p.rows[i], a);

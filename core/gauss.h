@@ -73,6 +73,18 @@ Solution solveMotionSpace(const Problem& problem, double tolerance = 1e-12);
 // rows) is reported, not solved: the cross-check for problems with independent rows.
 Solution solveContactSpace(const Problem& problem, double tolerance = 1e-12);
 
+// Projected Gauss-Seidel (sequential impulses; the solver of Bullet and Box2D), for groups too large
+// for the active-set methods, whose dense factors grow as (6 n) q: row by row, the multiplier
+// that meets row i alone with the others held,
+//   lambda_i <- lambda_i + (c_i - J_i a) / (J_i M^-1 J_i^T),  clamped to >= 0 on unilateral rows,
+// and a += M^-1 J_i^T (its change), sweeping until no row moves by more than tolerance (in the
+// units of c, scaled by max(1, |c_i|)) or maxSweeps. Each sweep is O(rows); it converges to the same
+// KKT point (the problem is strictly convex in a), linearly, slowest along long chains of
+// contacts (a stack: about its height in sweeps per halving of the error). iterations: the
+// sweeps taken; ok is false only for bad input. The error when it stops at maxSweeps is the
+// largest violation (largestViolation), which the caller may check.
+Solution solveProjectedGaussSeidel(const Problem& problem, double tolerance, int maxSweeps);
+
 // M^-1 J^T lambda, J a and the largest violation max(c_i - J_i a) (|.| on bilateral rows): the
 // pieces tests and callers check a solution with.
 Eigen::VectorXd applyInverseMetricTranspose(const Problem& problem, const Eigen::VectorXd& lambda);

@@ -124,8 +124,10 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
   if (m.contacts.enabled && finite) {
-    // contacts (core/contact.h): impacts, resting and overlap, on the state the step reached
-    m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y);
+    // contacts (core/contact.h): impacts, resting and overlap, on the state the step reached;
+    // which joints are assembled (projection keeps that up to date when it runs)
+    if (!m.settings.projection) updateAssembled(m_ctx.system, memory.assembled);
+    m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y, memory.assembled);
     finite = allFiniteLong(m_ctx.y);
   }
   if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, memory.assembled)) {
