@@ -45,10 +45,69 @@ def axis_angle(axis, deg):
     return {"axis": axis, "angle_deg": deg}
 
 
-def scene(description, settings, bodies, nails=(), paths=(), forces=(), constraints=(), events=()):
-    return {"format": "tether-scene", "version": 1, "description": description, "settings": settings,
-            "bodies": list(bodies), "nails": list(nails), "paths": list(paths), "forces": list(forces),
-            "constraints": list(constraints), "events": list(events)}
+def scene(description, settings, bodies, nails=(), paths=(), forces=(), constraints=(), events=(), planes=None):
+    s = {"format": "tether-scene", "version": 1, "description": description, "settings": settings,
+         "bodies": list(bodies), "nails": list(nails), "paths": list(paths), "forces": list(forces),
+         "constraints": list(constraints), "events": list(events)}
+    if planes is not None:
+        s["planes"] = list(planes)
+    return s
+
+
+# Contact scenes (issue 20): default integrator and step, contacts on, a floor plane.
+def contact_settings(duration=10):
+    return {"dt": 0.001, "contacts": True, "duration": duration}
+
+
+FLOOR = {"name": "floor", "point": [0, 0, 0], "normal": [0, 0, 1], "restitution": 0.0}
+
+
+def bouncing_ball():
+    return scene("A ball dropped 1 m onto the floor bounces with restitution 0.8: each apex is 0.64 of the one before.",
+                 contact_settings(),
+                 [{"name": "ball", "type": "sphere", "radius": 0.1, "density": 1000, "position": [0, 0, 1.1],
+                   "restitution": 0.8}], planes=[FLOOR])
+
+
+def box_stack():
+    # a millimetre apart and a little off-centre (by up to 2 mm): they fall onto each other and stand
+    bodies = [{"name": "box%d" % (i + 1), "type": "box", "size": [0.3, 0.3, 0.2], "density": 500,
+               "position": [0.002 * (i % 3 - 1), 0.0015 * ((i * 7) % 3 - 1), 0.1 + 0.2 * i + 0.001 * (i + 1)],
+               "restitution": 0.0} for i in range(10)]
+    return scene("Ten boxes stacked a millimetre apart fall onto each other and stand.", contact_settings(60), bodies,
+                 planes=[FLOOR])
+
+
+def newtons_cradle():
+    # five steel balls, each on two strings (distance constraints to two nails 0.4 m apart,
+    # 0.5 m long), 2 mm apart; the first is pulled out 0.5 rad about the strings' axis
+    r, length, half, gap = 0.05, 0.5, 0.2, 0.002
+    hang = math.sqrt(length * length - half * half)
+    bodies, nails, constraints = [], [], []
+    for i in range(5):
+        x = i * (2 * r + gap)
+        nails += [{"name": "n%da" % i, "position": [x, -half, length]}, {"name": "n%db" % i, "position": [x, half, length]}]
+        pos = [x, 0, length - hang]
+        if i == 0:
+            pos = [x - hang * math.sin(0.5), 0, length - hang * math.cos(0.5)]
+        name = "ball%d" % (i + 1)
+        bodies.append({"name": name, "type": "sphere", "radius": r, "density": 7800, "position": pos, "restitution": 1.0})
+        for side in "ab":
+            constraints.append({"name": "string%d%s" % (i + 1, side), "type": "distance", "a": name + ".center",
+                                "b": "nail:n%d%s" % (i, side), "length": length})
+    return scene("Newton's cradle: five steel balls on strings, 2 mm apart, restitution 1; the first is let go and "
+                 "the last flies off.", contact_settings(20), bodies, nails=nails, constraints=constraints, planes=[])
+
+
+def torus_chain():
+    # links 0.14 m apart, alternately flat and upright: each passes through its neighbours' holes
+    # with 2 cm to spare; no constraint holds them, only their contacts
+    upright = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0, 0]
+    bodies = [{"name": "link%d" % (i + 1), "type": "torus", "major_radius": 0.1, "minor_radius": 0.02, "density": 7800,
+               "position": [0.14 * i, 0, 0.6 + 0.03 * i], "orientation": [1, 0, 0, 0] if i % 2 == 0 else upright,
+               "restitution": 0.3} for i in range(8)]
+    return scene("Eight interlocking torus links, held by nothing but their contacts, dropped onto the floor.",
+                 contact_settings(), bodies, planes=[FLOOR])
 
 
 def write(name, s):
@@ -367,6 +426,10 @@ def main():
     write("three_link_bar", three_link_bar())
     write("card_house", card_house())
     write("door_on_hinge", door_on_hinge())
+    write("bouncing_ball", bouncing_ball())
+    write("box_stack", box_stack())
+    write("newtons_cradle", newtons_cradle())
+    write("torus_chain", torus_chain())
 
 
 if __name__ == "__main__":
