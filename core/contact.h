@@ -58,6 +58,7 @@ struct ContactReport {
   int plane = -1;
   double impulse = 0.0;        // normal impulse over the step (compression + restitution), N s
   double force = 0.0;          // impulse / h: the contact's force as a step's average, N
+  Vec3 friction = Vec3::Zero();  // the friction force on A (tangential impulse / h), N
 };
 
 class ContactStage {

@@ -95,7 +95,7 @@ void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
 }  // namespace
 
 void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c,
-                           StepMemory& memory) {
+                           StepMemory& memory, const AfterKick& afterKick) {
   c.h = h;
   evaluateForces(model, p, t, c.y, c, &memory);
   recordPointPairForces(c.system.assembly(), c.system.forces(), memory.lastForce);
@@ -105,16 +105,21 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
   trend.h = h;
   std::vector<Vec3>& wMid = c.wMid;
   wMid.resize(model.bodies.size());
+  // kick: momenta
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    if (c.kin[b].invMass == 0.0) continue;  // fixed or inactive: does not move
+    const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
+    c.y.segment<3>(i + 7) += h * c.F[b];
+    c.y.segment<3>(i + 10) += h * c.T[b];
+  }
+  if (afterKick) afterKick(c.y);
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const BodyKinematics& k = c.kin[b];
-    if (k.invMass == 0.0) {  // fixed or inactive: does not move
+    if (k.invMass == 0.0) {
       trend.dw[b].setZero();
       continue;
     }
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
-    // kick: momenta
-    c.y.segment<3>(i + 7) += h * c.F[b];
-    c.y.segment<3>(i + 10) += h * c.T[b];
     const Vec3 L = c.y.segment<3>(i + 10), w0 = k.invI * L;  // (w0: the new rate at the start orientation)
     trend.dw[b] = w0 - k.w;
     // drift: positions with the new velocities
@@ -146,7 +151,7 @@ void assembleAt(const Model& model, const Params& p, double t, StepContext& c, S
 }  // namespace
 
 void stepSequentialImpulses(const Model& model, const Params& p, double t, double h, StepContext& c,
-                            StepMemory& memory) {
+                            StepMemory& memory, const AfterKick& afterKick) {
   c.h = h;
   ++c.evaluations;
   assembleAt(model, p, t, c, memory);
@@ -164,6 +169,19 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
   stab.rateOffset = &memory.rateOffset;
   c.system.sequentialImpulses(p, stab, model.settings.solverIterations, P, L, memory.impulses);
   c.system.takeRateOffsets(memory.rateOffset);
+  if (afterKick) {
+    for (size_t i = 0; i < nb; ++i) {
+      const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
+      c.y.segment<3>(o + 7) = P[i];
+      c.y.segment<3>(o + 10) = L[i];
+    }
+    afterKick(c.y);
+    for (size_t i = 0; i < nb; ++i) {
+      const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
+      P[i] = c.y.segment<3>(o + 7);
+      L[i] = c.y.segment<3>(o + 10);
+    }
+  }
   for (size_t i = 0; i < nb; ++i) {
     const BodyKinematics& k = c.kin[i];
     if (k.invMass == 0.0) continue;
@@ -225,14 +243,20 @@ double stepRK45(const Model& model, const Params& p, double t, double h, double 
   }
 }
 
-double integrate(const Model& model, const Params& p, double t, double h, StepContext& c, StepMemory& memory) {
+double integrate(const Model& model, const Params& p, double t, double h, StepContext& c, StepMemory& memory,
+                 const AfterKick& afterKick, bool* kicked) {
+  if (kicked) *kicked = false;
   if (model.settings.solver == SolverKind::SequentialImpulses) {
-    stepSequentialImpulses(model, p, t, h, c, memory);
+    stepSequentialImpulses(model, p, t, h, c, memory, afterKick);
+    if (kicked) *kicked = bool(afterKick);
     return h;
   }
   switch (model.settings.integrator) {
     case IntegratorKind::RK4: stepRK4(model, p, t, h, c); return h;
-    case IntegratorKind::SemiImplicitEuler: stepSemiImplicitEuler(model, p, t, h, c, memory); return h;
+    case IntegratorKind::SemiImplicitEuler:
+      stepSemiImplicitEuler(model, p, t, h, c, memory, afterKick);
+      if (kicked) *kicked = bool(afterKick);
+      return h;
     case IntegratorKind::RK45: return stepRK45(model, p, t, h, model.settings.tolerance, c);
   }
   return h;

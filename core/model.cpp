@@ -128,10 +128,14 @@ Model compile(const Scene& s) {
   for (const BodyDef& b : s.bodies) {
     m.contacts.shapes.push_back(collisionBody(b));
     m.contacts.restitution.push_back(b.restitution);
+    m.contacts.friction.push_back(b.friction);
+    m.contacts.staticFriction.push_back(b.staticFriction);
   }
   for (const PlaneDef& pd : s.planes) {
     m.contacts.planes.push_back({.point = pd.point, .normal = pd.normal.normalized()});
     m.contacts.planeRestitution.push_back(pd.restitution);
+    m.contacts.planeFriction.push_back(pd.friction);
+    m.contacts.planeStaticFriction.push_back(pd.staticFriction);
   }
   for (const PathDef& pd : s.paths) m.paths.emplace_back(pd);
   p.pathClock.assign(s.paths.size(), PathClock{});

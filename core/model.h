@@ -58,9 +58,10 @@ struct ContactModel {
   bool enabled = false;              // settings.contacts
   double slop = 1e-6;                // settings.contact_slop, m
   std::vector<CollisionBody> shapes; // per body
-  std::vector<double> restitution;   // per body
+  // per body, then per plane: restitution, friction (sliding), static friction
+  std::vector<double> restitution, friction, staticFriction;
   std::vector<GroundPlane> planes;
-  std::vector<double> planeRestitution;
+  std::vector<double> planeRestitution, planeFriction, planeStaticFriction;
 };
 
 struct Model {

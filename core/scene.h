@@ -46,10 +46,14 @@ struct BodyDef {
   Vec3 angularVelocity = Vec3::Zero();    // world frame, rad/s
   std::vector<NamedPoint> points;         // user control points (beside the shape's named ones)
   // Contacts (settings.contacts; core/contact.h): whether the body touches others at all, its
-  // Poisson restitution coefficient (a pair takes the larger of its two), and its collision
-  // filter: bodies i and j touch only if (group_i & mask_j) and (group_j & mask_i) are non-zero.
+  // Poisson restitution coefficient (a pair takes the larger of its two), its Coulomb friction
+  // coefficients while sliding and while sticking (a pair takes the geometric mean of its two),
+  // and its collision filter: bodies i and j touch only if (group_i & mask_j) and
+  // (group_j & mask_i) are non-zero.
   bool collides = true;
   double restitution = 0.5;
+  double friction = 0.5;
+  double staticFriction = 0.5;
   std::uint32_t collisionGroup = 1;
   std::uint32_t collisionMask = 0xffffffffu;
 };
@@ -60,6 +64,8 @@ struct PlaneDef {
   Vec3 point = Vec3::Zero();              // a point on the surface, world, m
   Vec3 normal = Vec3::UnitZ();            // out of the solid (need not be unit)
   double restitution = 0.5;               // Poisson's coefficient (a pair takes the larger)
+  double friction = 0.5;                  // Coulomb, sliding and sticking (a pair: geometric mean)
+  double staticFriction = 0.5;
   bool operator==(const PlaneDef&) const = default;
 };
 

@@ -252,6 +252,8 @@ BodyDef readBody(const json& v, const std::string& where) {
   b.angularVelocity = o.vec3("angular_velocity", b.angularVelocity);
   b.collides = o.boolean("collides", b.collides);
   b.restitution = o.number("restitution", b.restitution);
+  b.friction = o.number("friction", b.friction);
+  b.staticFriction = o.number("static_friction", b.staticFriction);
   if (const json* g = o.get("collision_group")) b.collisionGroup = filterBits(*g, o.at("collision_group"));
   if (const json* m = o.get("collision_mask")) b.collisionMask = filterBits(*m, o.at("collision_mask"));
   if (const json* pts = o.get("points")) {
@@ -279,6 +281,8 @@ json writeBody(const BodyDef& b) {
   j["angular_velocity"] = vec(b.angularVelocity);
   if (!b.collides) j["collides"] = false;
   if (b.restitution != BodyDef{}.restitution) j["restitution"] = b.restitution;
+  if (b.friction != BodyDef{}.friction) j["friction"] = b.friction;
+  if (b.staticFriction != BodyDef{}.staticFriction) j["static_friction"] = b.staticFriction;
   if (b.collisionGroup != BodyDef{}.collisionGroup) j["collision_group"] = b.collisionGroup;
   if (b.collisionMask != BodyDef{}.collisionMask) j["collision_mask"] = b.collisionMask;
   if (!b.points.empty()) {
@@ -686,6 +690,8 @@ Scene sceneFromJson(const std::string& text) {
     pd.point = pl.vec3("point", pd.point);
     pd.normal = pl.vec3("normal", pd.normal);
     pd.restitution = pl.number("restitution", pd.restitution);
+    pd.friction = pl.number("friction", pd.friction);
+    pd.staticFriction = pl.number("static_friction", pd.staticFriction);
     pl.rejectUnknownKeys();
     s.planes.push_back(pd);
   });
@@ -717,7 +723,8 @@ std::string sceneToJson(const Scene& s) {
   if (!s.planes.empty()) {
     json planes = json::array();
     for (const PlaneDef& p : s.planes)
-      planes.push_back({{"name", p.name}, {"point", vec(p.point)}, {"normal", vec(p.normal)}, {"restitution", p.restitution}});
+      planes.push_back({{"name", p.name}, {"point", vec(p.point)}, {"normal", vec(p.normal)}, {"restitution", p.restitution},
+                        {"friction", p.friction}, {"static_friction", p.staticFriction}});
     root["planes"] = planes;
   }
   root["paths"] = paths;

@@ -117,16 +117,24 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   StepMemory& memory = preparedMemory();
   packState();
   m_packed = false;  // (until the step succeeds)
-  const double taken = integrate(m, m_state.params, m_state.t, h, m_ctx, memory);
+  // contacts (core/contact.h): the velocity-level steps resolve them between their kick and
+  // drift (at the step's start positions, so the drift moves with the velocities they allow);
+  // RK4 and RK45 on the state they reach. Which joints count as assembled: projection keeps that
+  // up to date when it runs.
+  if (m.contacts.enabled && !m.settings.projection) updateAssembled(m_ctx.system, memory.assembled);
+  AfterKick contactsAfterKick;
+  if (m.contacts.enabled)
+    contactsAfterKick = [&](Eigen::VectorXd& y) {
+      m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled);
+    };
+  bool kicked = false;
+  const double taken = integrate(m, m_state.params, m_state.t, h, m_ctx, memory, contactsAfterKick, &kicked);
   if (m.settings.integrator == IntegratorKind::RK45 && m.settings.solver != SolverKind::SequentialImpulses)
     m_state.hNext = m_ctx.hNext;
   m_ctx.rowsCurrent = false;  // (y has moved on; a velocity-level projection sets it again)
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
-  if (m.contacts.enabled && finite) {
-    // contacts (core/contact.h): impacts, resting and overlap, on the state the step reached;
-    // which joints are assembled (projection keeps that up to date when it runs)
-    if (!m.settings.projection) updateAssembled(m_ctx.system, memory.assembled);
+  if (m.contacts.enabled && !kicked && finite) {
     m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y, memory.assembled);
     finite = allFiniteLong(m_ctx.y);
   }

@@ -149,6 +149,8 @@ void validateBody(const BodyDef& b, const std::string& w) {
   bounded(b.angularVelocity, L::kMaxSpeed, w + ".angular_velocity", "rad/s");
   if (std::abs(b.orientation.norm() - 1.0) > 1e-6) invalid(w + ".orientation", "must be a unit quaternion");
   inRange(b.restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
+  inRange(b.friction, 0.0, 10.0, w + ".friction", "(Coulomb's coefficient: 0 slides freely)");
+  inRange(b.staticFriction, 0.0, 10.0, w + ".static_friction", "(Coulomb's coefficient: 0 slides freely)");
   const auto builtIn = shapePoints(b);
   for (size_t i = 0; i < b.points.size(); ++i) {
     const std::string pw = w + ".points." + b.points[i].name;
@@ -413,6 +415,8 @@ void validateScene(const Scene& s) {
     bounded(s.planes[i].point, L::kMaxCoordinate, w + ".point", "m");
     nonZero(s.planes[i].normal, w + ".normal");
     inRange(s.planes[i].restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
+    inRange(s.planes[i].friction, 0.0, 10.0, w + ".friction", "(Coulomb's coefficient: 0 slides freely)");
+    inRange(s.planes[i].staticFriction, 0.0, 10.0, w + ".static_friction", "(Coulomb's coefficient: 0 slides freely)");
   }
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
   for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s, s.constraints[i], names, idx("constraints", i));

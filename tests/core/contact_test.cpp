@@ -100,6 +100,7 @@ TEST(Contacts, ABoxSlidesDownAFrictionlessSlopeAtGSinTheta) {
   s.planes[0].normal = n;
   BodyDef b = box("box", 0.1 * n, Vec3(0.2, 0.2, 0.2));
   b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), n);
+  b.friction = b.staticFriction = 0.0;
   s.bodies.push_back(b);
   auto sim = simulate(s);
   ASSERT_TRUE(sim->advanceTo(1.0).ok);
@@ -108,6 +109,52 @@ TEST(Contacts, ABoxSlidesDownAFrictionlessSlopeAtGSinTheta) {
   EXPECT_NEAR(v.dot(down), 9.81 * std::sin(theta) * 1.0, 1e-6 * 9.81);
   EXPECT_NEAR(v.dot(n), 0.0, 1e-9);
   EXPECT_EQ(sim->contacts().size(), 4u);
+}
+
+// A 0.2 m cube resting on a slope of angle theta (falling towards -x), friction mu on both.
+std::unique_ptr<Simulation> boxOnSlope(double theta, double mu) {
+  const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));
+  Scene s = contactScene();
+  s.planes[0].normal = n;
+  s.planes[0].friction = s.planes[0].staticFriction = mu;
+  BodyDef b = box("box", (0.1 - 5e-7) * n, Vec3(0.2, 0.2, 0.2));
+  b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), n);
+  b.friction = b.staticFriction = mu;
+  s.bodies.push_back(b);
+  return simulate(s);
+}
+
+TEST(Contacts, FrictionHoldsABoxOnASlopeBelowItsAngle) {
+  // tan(0.4) = 0.42 < mu = 0.5: it sticks (Coulomb: the friction needed, m g sin theta, is within
+  // mu m g cos theta)
+  auto sim = boxOnSlope(0.4, 0.5);
+  const Vec3 start = sim->state().bodies[0].x;
+  ASSERT_TRUE(sim->advanceTo(5.0).ok);
+  EXPECT_LT((sim->state().bodies[0].x - start).norm(), 1e-6);
+  double normal = 0.0;
+  Vec3 friction = Vec3::Zero();
+  for (const ContactReport& c : sim->contacts()) {
+    normal += c.force;
+    friction += c.friction;
+  }
+  const double mg = sim->model().bodies[0].mass * 9.81;
+  EXPECT_NEAR(normal, mg * std::cos(0.4), 1e-6 * mg);
+  EXPECT_NEAR(friction.norm(), mg * std::sin(0.4), 1e-6 * mg);
+}
+
+TEST(Contacts, ABoxSlidesDownASlopeSteeperThanItsFrictionAngle) {
+  // tan(0.5) = 0.55 > mu = 0.3: a = g (sin theta - mu cos theta) down the slope
+  const double theta = 0.5, mu = 0.3;
+  auto sim = boxOnSlope(theta, mu);
+  const Vec3 down(-std::cos(theta), 0.0, -std::sin(theta));
+  const double m = sim->model().bodies[0].mass;
+  ASSERT_TRUE(sim->advanceTo(0.5).ok);
+  const double v1 = sim->state().bodies[0].P.dot(down) / m;
+  ASSERT_TRUE(sim->advanceTo(1.5).ok);
+  const double v2 = sim->state().bodies[0].P.dot(down) / m;
+  const double a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+  EXPECT_NEAR(v2 - v1, a * 1.0, 1e-3 * a);
+  EXPECT_LT(sim->state().bodies[0].L.norm(), 1e-6);  // it slides flat, without tipping
 }
 
 TEST(Contacts, AStackOfTenBoxesStandsAMinute) {
