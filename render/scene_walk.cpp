@@ -104,7 +104,9 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     const bool selected = int(i) == hl.selectedPlane;
     const Color c = selected ? mix(planeColor(), highlight, 0.6f) : planeColor();
     out.shape(slab, pl.point - 0.5 * thick * n, q, c);
-    const Vec3 u = q * Vec3::UnitX(), v = q * Vec3::UnitY(), lift = 1e-4 * side * n;
+    // the grid's lift off the surface: above the depth buffer's resolution far out on the plane
+    // (near = 0.01 d: about 2e-4 d at 6 d away, more at grazing angles), a pixel or two at the target
+    const Vec3 u = q * Vec3::UnitX(), v = q * Vec3::UnitY(), lift = 2e-3 * cam.distance() * n;
     const Color lc = mix(c, {0, 0, 0, 1}, 0.3f);
     const int cells = 20;
     for (int k = 0; k <= cells; ++k) {

@@ -28,17 +28,6 @@ QString inspectorSays(ui::MainWindow& w, const QString& what) {
   return {};
 }
 
-// Type into a line edit of the inspector (select all, type, Return).
-bool typeIntoLine(ui::MainWindow& w, const char* field, const QString& text) {
-  auto* e = w.inspector()->findChild<QLineEdit*>(field);
-  if (!e) return false;
-  e->setFocus();
-  QTest::keyClick(e, Qt::Key_A, Qt::ControlModifier);
-  QTest::keyClicks(e, text);
-  QTest::keyClick(e, Qt::Key_Return);
-  return true;
-}
-
 // Looking down at the origin from 4 m, 35 degrees above the ground (the front view sees a
 // floor edge-on).
 void obliqueView(ui::ViewportWidget* v) {
@@ -65,6 +54,13 @@ void boxOnFloor(core::Scene& s) {
   b.restitution = 0;
   s.bodies.push_back(b);
   s.planes.push_back({"floor", Vec3::Zero(), Vec3::UnitZ(), 0.0});
+}
+
+// The window ready, showing the box on its floor from obliqueView.
+bool showBoxOnFloor(ui::MainWindow& w) {
+  if (!ready(w) || !w.document().edit("floor", boxOnFloor)) return false;
+  obliqueView(w.viewport());
+  return waitForSnapshot(w);
 }
 
 // The contact force arrows drawn.
@@ -182,11 +178,8 @@ class ContactsTest : public QObject {
   // The selected plane is drawn in the selection's colour.
   void selectedPlaneIsHighlighted() {
     ui::MainWindow w;
-    QVERIFY(ready(w));
-    QVERIFY(w.document().edit("floor", boxOnFloor));
+    QVERIFY(showBoxOnFloor(w));
     ui::ViewportWidget* v = w.viewport();
-    obliqueView(v);
-    QVERIFY(waitForSnapshot(w));
     const Vec3 onFloor(1.0, 1.5, 0.0);
     const QColor plain = at(v, onFloor);
     w.select({ui::Selection::Kind::Plane, "floor"});
@@ -238,14 +231,14 @@ class ContactsTest : public QObject {
              qPrintable(inspectorSays(w, "Not applied")));
     QTest::qWait(10);
     QCOMPARE(w.inspector()->findChild<QLineEdit*>("Collision group")->text(), QStringLiteral("0x00000001"));
-    QVERIFY(typeIntoLine(w, "Collision group", "0x6"));
+    QVERIFY(typeInto(w, "Collision group", "0x6"));
     QCOMPARE(doc.scene().bodies[0].collisionGroup, 6u);
-    QVERIFY(typeIntoLine(w, "Collision mask", "12"));
+    QVERIFY(typeInto(w, "Collision mask", "12"));
     QCOMPARE(doc.scene().bodies[0].collisionMask, 12u);
-    QVERIFY(typeIntoLine(w, "Collision mask", "lots"));
+    QVERIFY(typeInto(w, "Collision mask", "lots"));
     QCOMPARE(doc.scene().bodies[0].collisionMask, 12u);
     QVERIFY(!inspectorSays(w, "Not applied: Collision mask must be a whole number from 0 to 0xffffffff").isEmpty());
-    QVERIFY(typeIntoLine(w, "Collision mask", "0x100000000"));
+    QVERIFY(typeInto(w, "Collision mask", "0x100000000"));
     QCOMPARE(doc.scene().bodies[0].collisionMask, 12u);
     QTest::qWait(10);
     QCOMPARE(w.inspector()->findChild<QLineEdit*>("Collision mask")->text(), QStringLiteral("0x0000000c"));
@@ -261,11 +254,8 @@ class ContactsTest : public QObject {
   // that carry its weight; hovering one says its bodies and |F|; View > Contacts hides them.
   void contactArrowsAreDrawnAndSayTheirForce() {
     ui::MainWindow w;
-    QVERIFY(ready(w));
-    QVERIFY(w.document().edit("floor", boxOnFloor));
+    QVERIFY(showBoxOnFloor(w));
     ui::ViewportWidget* v = w.viewport();
-    obliqueView(v);
-    QVERIFY(waitForSnapshot(w));
     QVERIFY(contactArrows(v).empty());  // not stepped yet
     w.simulation().play();
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 1.0, 20000);
