@@ -76,6 +76,7 @@ bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std:
     case ObjectKind::Path: found = renameIn(s.paths, from, to); break;
     case ObjectKind::Force: found = renameIn(s.forces, from, to); break;
     case ObjectKind::Constraint: found = renameIn(s.constraints, from, to); break;
+    case ObjectKind::Plane: found = renameIn(s.planes, from, to); break;
   }
   if (!found) return false;
   for (ConstraintDef& c : s.constraints)
@@ -92,8 +93,8 @@ bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std:
       for (std::string& b : f.bodies) rename(b, from, to);
     }
   }
-  // events name bodies, constraints, forces and paths
-  if (kind != ObjectKind::Nail)
+  // events name bodies, constraints, forces and paths (not nails or planes)
+  if (kind != ObjectKind::Nail && kind != ObjectKind::Plane)
     for (EventDef& e : s.events) rename(e.target, from, to);
   return true;
 }
@@ -111,6 +112,7 @@ bool removeObject(Scene& s, ObjectKind kind, const std::string& name) {
     case ObjectKind::Path: found = erase(s.paths); break;
     case ObjectKind::Force: found = erase(s.forces); break;
     case ObjectKind::Constraint: found = erase(s.constraints); break;
+    case ObjectKind::Plane: found = erase(s.planes); break;
   }
   if (!found) return false;
   // dependants, and the events of everything removed
@@ -128,9 +130,10 @@ bool removeObject(Scene& s, ObjectKind kind, const std::string& name) {
   if (kind == ObjectKind::Body)
     for (ForceDef& f : s.forces)
       if (f.kind == ForceKind::Damping) std::erase(f.bodies, name);
-  // (a nail has no events; every other removed object's events go)
+  // (a nail or plane has no events; every other removed object's events go)
+  const bool noEvents = kind == ObjectKind::Nail || kind == ObjectKind::Plane;
   std::erase_if(s.events, [&](const EventDef& e) {
-    return std::find(gone.begin() + (kind == ObjectKind::Nail ? 1 : 0), gone.end(), e.target) != gone.end();
+    return std::find(gone.begin() + (noEvents ? 1 : 0), gone.end(), e.target) != gone.end();
   });
   return true;
 }

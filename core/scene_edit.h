@@ -9,7 +9,7 @@
 
 namespace tether::core {
 
-enum class ObjectKind { Body, Nail, Path, Force, Constraint };
+enum class ObjectKind { Body, Nail, Path, Force, Constraint, Plane };
 
 // Rename the object of a kind called from to to, in its definition and in every point
 // reference, constraint, force and event that names it. False if it does not exist.

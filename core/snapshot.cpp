@@ -25,6 +25,7 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
     g->bodies.push_back(std::move(bg));
   }
   g->nails = scene.nails;
+  g->planes = scene.planes;
   // path traces: a circle closed in 96 segments; a line over the scene's duration; a spline
   // over its keyframes' time span
   for (size_t i = 0; i < scene.paths.size(); ++i) {
@@ -133,6 +134,11 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
   out.pathPoints.clear();
   for (size_t i = 0; i < m.paths.size(); ++i)
     out.pathPoints.push_back(m.paths[i].sample(st.params.pathClock[i].local(st.t)).x);
+
+  out.contacts.clear();
+  for (const ContactReport& r : sim.contacts())
+    out.contacts.push_back({r.contact.bodyA, r.contact.bodyB, r.plane, r.contact.pointB, r.force * r.contact.normal});
+  out.contactProblem = sim.contactProblem();
 
   out.energy = energy(m, st);
   const MouseSpring& ms = st.params.mouse;

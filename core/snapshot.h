@@ -34,6 +34,7 @@ struct PathGeometry {
 struct SceneGeometry {
   std::vector<BodyGeometry> bodies;              // Model body order
   std::vector<NailDef> nails;
+  std::vector<PlaneDef> planes;                  // the ground planes (contacts), scene order
   std::vector<PathGeometry> paths;               // Model path order
   // per runtime constraint (Model order: a definition's parts each have an entry)
   std::vector<std::string> constraintNames;
@@ -71,6 +72,15 @@ struct ForceDraw {
   Vec3 vector = Vec3::Zero();      // constant force N or torque N m
 };
 
+// One contact of the last step (Simulation::contacts): the force the other side (a body or a
+// ground plane) pushes body A with, as the step's average, at the surface point it pushes to.
+struct ContactDraw {
+  int bodyA = -1, bodyB = -1;      // bodyB -1: the ground plane `plane`
+  int plane = -1;
+  Vec3 at = Vec3::Zero();          // the contact point on B's surface, world, m
+  Vec3 force = Vec3::Zero();       // on body A: (impulse / h) n, N (the reaction on B is -force)
+};
+
 struct Snapshot {
   std::shared_ptr<const SceneGeometry> geometry;
   long revision = 0;               // the document revision this snapshot reflects
@@ -83,6 +93,10 @@ struct Snapshot {
   std::vector<ConstraintDraw> constraints;
   std::vector<ForceDraw> forces;
   std::vector<Vec3> pathPoints;    // each path's moving point now, m
+  // the contacts of the last step the simulation took, and its contact problem ("" if none); the
+  // GUI empties them for a frame replayed from its history (whose step's contacts are not kept)
+  std::vector<ContactDraw> contacts;
+  std::string contactProblem;
   Energy energy;
   double maxDeviation = 0.0;       // over active constraints
   bool mouseActive = false;        // the mouse spring, from its body point to the target

@@ -44,6 +44,9 @@ class DebugDraw {
   // Text centred at a pixel (origin at the top-left corner, as Camera::project's).
   virtual void label(double px, double py, const std::string& text, const Color& c) = 0;
   virtual void axes(const AxisGizmo& gizmo) = 0;
+  // While on, the arrows and dots emitted are drawn over everything (not hidden by the bodies
+  // they point into: a contact's force arrow starts at the surface and enters the body).
+  virtual void setOnTop(bool on) { (void)on; }
 };
 
 }  // namespace tether::render

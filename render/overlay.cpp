@@ -70,6 +70,8 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
       if (c.torque[s].norm() > 1e-9 * (1 + c.force[s].norm())) m.torque = std::max(m.torque, c.torque[s].norm());
     }
   }
+  if (view.contacts)
+    for (const core::ContactDraw& c : snap.contacts) m.force = std::max(m.force, c.force.norm());
   for (const core::BodyPose& p : snap.bodies)
     if (p.active) {
       if (view.externalForces) m.force = std::max(m.force, p.externalForce.norm());

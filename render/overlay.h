@@ -31,6 +31,7 @@ struct ViewOptions {
   bool torques = true;
   bool deviationLines = true;     // constraint geometry: point pairs, lines, planes, paths
   bool velocities = false;
+  bool contacts = true;           // contact points and normal-force arrows (settings.contacts)
   bool controlPoints = false;     // show every control point (the constraint tools turn it on)
   bool grid = true;
   double forceScaleFactor = 1.0;  // user multiplier on the automatic arrow scale
@@ -66,7 +67,7 @@ inline constexpr double kArrowShaftPixels = 1.6;
 inline double arrowHeadLength(double length, double shaftWidth) { return std::min(0.35 * length, 7.0 * shaftWidth); }
 
 // The largest magnitude of each kind of arrow the view shows in a snapshot (forces: the
-// constraint forces, and the applied forces when shown; torques beyond round-off beside their
+// constraint forces, the contact forces and the applied forces when shown; torques beyond round-off beside their
 // force, as drawSnapshot draws them; velocities of active bodies).
 struct ArrowMaxima {
   double force = 0, torque = 0, velocity = 0;

@@ -41,9 +41,9 @@ Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py
 
 // A drawn segment (an arrow or a constraint line) that hovering can name.
 struct Segment {
-  enum class Kind { ConstraintForce, ConstraintTorque, ConstraintLine, ExternalForce, Velocity, Spring };
+  enum class Kind { ConstraintForce, ConstraintTorque, ConstraintLine, ExternalForce, Velocity, Spring, ContactForce };
   Kind kind = Kind::ConstraintForce;
-  int index = -1;   // constraint, body or force index
+  int index = -1;   // constraint, body, force or contact (Snapshot::contacts) index
   Vec3 from = Vec3::Zero(), to = Vec3::Zero();
 };
 Hit pickSegment(const std::vector<Segment>& segments, const Camera& c, double px, double py, double radius);

@@ -97,7 +97,7 @@ void line(std::vector<LineVertex>& out, const Vec3& a, const Vec3& b, const Colo
 struct GpuMesh {
   GLuint vao = 0, vbo = 0, ebo = 0, ibo = 0;
   GLsizei count = 0;
-  std::vector<Instance> lit, flat;  // this frame's instances, shaded and unshaded
+  std::vector<Instance> lit, flat, top;  // this frame's instances: shaded, unshaded, unshaded on top
 
   void create(const MeshData& d) {
     glGenVertexArrays(1, &vao);
@@ -161,6 +161,7 @@ struct Renderer::Gpu {
     Color color;
   };
   std::vector<Arrow> arrows;  // made into meshes once their number (the level of detail) is known
+  std::vector<Arrow> arrowsOnTop;
   std::optional<AxisGizmo> gizmo;
 
   GpuMesh& torus(double ratio) {
@@ -249,9 +250,11 @@ void Renderer::draw(const Snapshot& snap, const Camera& cam, const ViewOptions& 
   m_labels.clear();
   if (!m_ready) return;
   Gpu& g = *m_gpu;
-  g.forEachMesh([](GpuMesh& m) { m.lit.clear(), m.flat.clear(); });
+  g.forEachMesh([](GpuMesh& m) { m.lit.clear(), m.flat.clear(), m.top.clear(); });
   g.lines.clear();
   g.arrows.clear();
+  g.arrowsOnTop.clear();
+  m_onTop = false;
   g.gizmo.reset();
   m_camera = &cam;
   m_pixelScale = view.pixelScale;
@@ -284,10 +287,12 @@ void Renderer::shape(const core::BodyGeometry& b, const Vec3& x, const Quat& q, 
 
 void Renderer::segment(const Vec3& a, const Vec3& b, const Color& c) { line(m_gpu->lines, a, b, c); }
 
-void Renderer::arrow(const Vec3& from, const Vec3& vector, const Color& c) { m_gpu->arrows.push_back({from, vector, c}); }
+void Renderer::arrow(const Vec3& from, const Vec3& vector, const Color& c) {
+  (m_onTop ? m_gpu->arrowsOnTop : m_gpu->arrows).push_back({from, vector, c});
+}
 
 void Renderer::point(const Vec3& at, double radiusPixels, const Color& c) {
-  m_gpu->dotMesh.flat.push_back(instance(Quat::Identity(), at, Vec3::Constant(radiusPixels * m_pixelScale * m_camera->pixelSize(at)), c));
+  (m_onTop ? m_gpu->dotMesh.top : m_gpu->dotMesh.flat).push_back(instance(Quat::Identity(), at, Vec3::Constant(radiusPixels * m_pixelScale * m_camera->pixelSize(at)), c));
 }
 
 void Renderer::label(double px, double py, const std::string& text, const Color& c) { m_labels.push_back({px, py, text, c}); }
@@ -304,20 +309,22 @@ void Renderer::flush() {
   // arrows: a shaft and a cone head of constant screen width. Level of detail: with hundreds
   // of arrows (a 1000-link chain) the shafts are lines and the heads four-sided, which keeps
   // software rendering (llvmpipe) interactive; a few arrows get round solid shafts.
-  const bool manyArrows = g.arrows.size() > 256;
-  for (const Gpu::Arrow& a : g.arrows) {
+  const bool manyArrows = g.arrows.size() + g.arrowsOnTop.size() > 256;
+  for (const bool onTop : {false, true})
+  for (const Gpu::Arrow& a : onTop ? g.arrowsOnTop : g.arrows) {
     const double len = a.vector.norm();
     const Vec3 dir = a.vector / len;
     const double w = kArrowShaftPixels * m_pixelScale * cam.pixelSize(a.from);
     const double head = arrowHeadLength(len, w);
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), dir);
     const double shaft = len - head;
-    if (manyArrows) {
+    // (on top: always solid, there being no on-top lines)
+    if (manyArrows && !onTop) {
       line(g.lines, a.from, a.from + shaft * dir, a.color);
       g.thinHead.flat.push_back(instance(q, a.from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), a.color));
     } else {
-      g.shaft.flat.push_back(instance(q, a.from + 0.5 * shaft * dir, Vec3(w, w, shaft), a.color));
-      g.head.flat.push_back(instance(q, a.from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), a.color));
+      (onTop ? g.shaft.top : g.shaft.flat).push_back(instance(q, a.from + 0.5 * shaft * dir, Vec3(w, w, shaft), a.color));
+      (onTop ? g.head.top : g.head.flat).push_back(instance(q, a.from + shaft * dir, Vec3(2.6 * w, 2.6 * w, head), a.color));
     }
   }
 
@@ -345,6 +352,15 @@ void Renderer::flush() {
     glDrawArrays(GL_LINES, 0, GLsizei(g.lines.size()));
   };
   drawLines(vp);
+  // on top: over everything drawn so far, in depth among themselves
+  bool anyOnTop = false;
+  g.forEachMesh([&](GpuMesh& m) { anyOnTop = anyOnTop || !m.top.empty(); });
+  if (anyOnTop) {
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glUseProgram(g.meshProgram);
+    glUniform1i(g.meshLit, 0);
+    g.forEachMesh([&](GpuMesh& m) { m.drawInstances(m.top); });
+  }
 
   // the gizmo over the scene, in its own square
   if (g.gizmo) {

@@ -55,6 +55,7 @@ class Renderer : private DebugDraw {
   void point(const Vec3& at, double radiusPixels, const Color& c) override;
   void label(double px, double py, const std::string& text, const Color& c) override;
   void axes(const AxisGizmo& gizmo) override;
+  void setOnTop(bool on) override { m_onTop = on; }
   void flush();
 
   struct Gpu;
@@ -62,6 +63,7 @@ class Renderer : private DebugDraw {
   bool m_ready = false;
   const Camera* m_camera = nullptr;  // during draw(): pixel sizes of arrows, dots and thin shapes
   double m_pixelScale = 1.0;         // during draw(): ViewOptions::pixelScale
+  bool m_onTop = false;              // during draw(): arrows and dots go to the on-top batch
   DrawnScene m_drawn;
   std::vector<Label> m_labels;
 };

@@ -41,6 +41,23 @@ Color bodyColor(Shape shape, bool fixed) {
 
 Color backgroundColor() { return {0.90f, 0.91f, 0.93f, 1}; }
 
+// a muted green-grey: ground, apart from the bodies' colours and the background
+Color planeColor() { return {0.62f, 0.68f, 0.60f, 1}; }
+// dark red-brown: none of the constraint palette's hues
+Color contactColor() { return {0.55f, 0.12f, 0.05f, 1}; }
+
+double planeSide(const core::PlaneDef& plane, const Snapshot& snap) {
+  const Vec3 n = plane.normal.normalized();
+  double reach = 0.0;  // the farthest body's distance from plane.point along the plane
+  for (const core::BodyPose& p : snap.bodies) {
+    if (!p.active) continue;
+    const Vec3 d = p.x - plane.point;
+    const double r = (d - d.dot(n) * n).norm();
+    if (std::isfinite(r)) reach = std::max(reach, r);
+  }
+  return std::max(20.0, 10.0 * std::ceil((2.0 * reach + 4.0) / 10.0));
+}
+
 // pure red and amber: warnings, apart from the palette's hues and the selection's gold
 Color conflictColor() { return {1.0f, 0.0f, 0.0f, 1}; }
 Color redundantColor() { return {1.0f, 0.62f, 0.0f, 1}; }
@@ -71,6 +88,32 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     rod.radius = hl.previewRadius;
     rod.length = d.norm();
     out.shape(rod, 0.5 * (hl.previewFrom + hl.previewTo), Quat::FromTwoVectors(Vec3::UnitZ(), d), {0.6f, 0.75f, 0.9f, 1});
+  }
+
+  // ground planes: a slab under the surface (its top face is the surface, so a body resting on it
+  // shows whole) with a grid of 20 x 20 squares drawn just above it
+  for (size_t i = 0; i < geo.planes.size(); ++i) {
+    const core::PlaneDef& pl = geo.planes[i];
+    const Vec3 n = pl.normal.normalized();
+    if (!n.allFinite()) continue;
+    const double side = planeSide(pl, snap), thick = side / 400;
+    const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), n);
+    core::BodyGeometry slab;
+    slab.shape = Shape::Box;
+    slab.size = Vec3(side, side, thick);
+    const bool selected = int(i) == hl.selectedPlane;
+    const Color c = selected ? mix(planeColor(), highlight, 0.6f) : planeColor();
+    out.shape(slab, pl.point - 0.5 * thick * n, q, c);
+    // the grid's lift off the surface: above the depth buffer's resolution far out on the plane
+    // (near = 0.01 d: about 2e-4 d at 6 d away, more at grazing angles), a pixel or two at the target
+    const Vec3 u = q * Vec3::UnitX(), v = q * Vec3::UnitY(), lift = 2e-3 * cam.distance() * n;
+    const Color lc = mix(c, {0, 0, 0, 1}, 0.3f);
+    const int cells = 20;
+    for (int k = 0; k <= cells; ++k) {
+      const double a = side * (double(k) / cells - 0.5), h = 0.5 * side;
+      out.segment(pl.point + lift + a * u - h * v, pl.point + lift + a * u + h * v, lc);
+      out.segment(pl.point + lift - h * u + a * v, pl.point + lift + h * u + a * v, lc);
+    }
   }
 
   // an arrow hovering can name, and the legend's kinds
@@ -173,6 +216,18 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
         arrow(p.x, p.v / scale.secondsPerMetre, p.v.norm(), scale.velocityNoise, {0.0f, 0.55f, 0.55f, 1},
               Segment::Kind::Velocity, int(i));
     }
+    // contacts: the point, and the force on body A from there (out of B or the plane)
+    // drawn on top: the arrow enters body A, which would hide it
+    if (view.contacts) {
+      out.setOnTop(true);
+      for (size_t k = 0; k < snap.contacts.size(); ++k) {
+        const core::ContactDraw& c = snap.contacts[k];
+        out.point(c.at, 4, contactColor());
+        arrow(c.at, c.force / scale.newtonsPerMetre, c.force.norm(), scale.forceNoise, contactColor(),
+              Segment::Kind::ContactForce, int(k));
+      }
+      out.setOnTop(false);
+    }
     // control points
     if (view.controlPoints)
       for (size_t i = 0; i < snap.bodies.size() && i < geo.bodies.size(); ++i) {
@@ -195,7 +250,8 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
   }
 
   // ground grid in the z = 0 plane, spacing a power of ten near a tenth of the view
-  if (view.grid) {
+  // (a ground plane shows its own grid: this one would fight it for depth where they meet)
+  if (view.grid && geo.planes.empty()) {
     const double step = std::pow(10.0, std::floor(std::log10(std::max(cam.distance() * 0.15, 1e-3))));
     const int n = 20;
     const Vec3 c = cam.target();

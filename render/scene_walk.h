@@ -19,6 +19,7 @@ struct Highlight {
   int selectedNail = -1, hoverNail = -1;
   int selectedConstraint = -1, hoverConstraint = -1;
   int selectedPath = -1;
+  int selectedPlane = -1;
   int hoverPointBody = -1, hoverPoint = -1;  // a control point under the cursor
   bool hoverWorld = false;                   // a world position under the cursor (tools)
   Vec3 hoverPosition = Vec3::Zero();
@@ -41,11 +42,13 @@ struct DrawnScene {
 };
 
 // Emits the snapshot as the viewport shows it, in this order: the background; bodies and the
-// rod a tool is placing; with view.debugDraw, nails, paths, each active constraint's line, its
-// type's guides and force and torque arrows (at view.scale, or chooseArrowScale's if unset; an
-// arrow below its kind's noise floor is not drawn), the marks of constraints check flags,
-// springs, applied forces and velocities, control points; the hovered control point and the tools' feedback;
-// the mouse spring; the ground grid; the axis gizmo and its labels.
+// rod a tool is placing; the ground planes (square slabs planeSide() wide, gridded); with
+// view.debugDraw, nails, paths, each active constraint's line, its type's guides and force and
+// torque arrows (at view.scale, or chooseArrowScale's if unset; an arrow below its kind's noise
+// floor is not drawn), the marks of constraints check flags, springs, applied forces and
+// velocities, contact points and force arrows (view.contacts; drawn on top), control points; the
+// hovered control point and the tools' feedback; the mouse spring; the ground grid (when there
+// is no ground plane); the axis gizmo and its labels.
 DrawnScene drawSnapshot(const core::Snapshot& snap, const Camera& camera, const ViewOptions& view, const Highlight& hl,
                         DebugDraw& out);
 
@@ -55,5 +58,11 @@ Color bodyColor(core::Shape shape, bool fixed);
 Color backgroundColor();
 Color conflictColor();   // a constraint whose equations cannot all be met (check: conflicting)
 Color redundantColor();  // a constraint whose rows repeat others' (check: redundant)
+Color planeColor();
+Color contactColor();    // contact points and their force arrows
+
+// The side of the square a ground plane is drawn as (m): 20 m, or more so that it reaches past
+// every active body's foot on it by 2 m (a multiple of 10 m).
+double planeSide(const core::PlaneDef& plane, const core::Snapshot& snap);
 
 }  // namespace tether::render

@@ -17,6 +17,7 @@ std::vector<T>& listOf(Scene& s) {
   else if constexpr (std::is_same_v<T, core::NailDef>) return s.nails;
   else if constexpr (std::is_same_v<T, core::PathDef>) return s.paths;
   else if constexpr (std::is_same_v<T, core::ForceDef>) return s.forces;
+  else if constexpr (std::is_same_v<T, core::PlaneDef>) return s.planes;
   else return s.constraints;
 }
 
@@ -45,6 +46,7 @@ std::optional<std::pair<size_t, SceneObject>> find(const Scene& s, const EditTar
     case core::ObjectKind::Path: return in(s.paths);
     case core::ObjectKind::Force: return in(s.forces);
     case core::ObjectKind::Constraint: return in(s.constraints);
+    case core::ObjectKind::Plane: return in(s.planes);
   }
   return std::nullopt;
 }
@@ -118,6 +120,22 @@ void AddObjects::revert(Scene& s) const {
     }, *it);
 }
 
+// ---- AddPlane
+
+AddPlane::AddPlane(Document& doc, core::PlaneDef plane)
+    : SceneCommand(doc, QObject::tr("Add ground plane %1").arg(name(plane.name))), m_plane(std::move(plane)),
+      m_contactsBefore(scene().settings.contacts) {}
+
+void AddPlane::apply(Scene& s) const {
+  s.planes.push_back(m_plane);
+  s.settings.contacts = true;
+}
+
+void AddPlane::revert(Scene& s) const {
+  s.planes.pop_back();
+  s.settings.contacts = m_contactsBefore;
+}
+
 // ---- RemoveObject
 
 RemoveObject::RemoveObject(Document& doc, const QString& text, core::ObjectKind kind, std::string name)
@@ -135,7 +153,8 @@ std::unique_ptr<RemoveObject> RemoveObject::make(Document& doc, core::ObjectKind
   rest.constraints = s.constraints;
   rest.forces = s.forces;
   rest.events = s.events;
-  if (kind == core::ObjectKind::Body || kind == core::ObjectKind::Nail || kind == core::ObjectKind::Path) {
+  if (kind == core::ObjectKind::Body || kind == core::ObjectKind::Nail || kind == core::ObjectKind::Path ||
+      kind == core::ObjectKind::Plane) {
     c->m_index = found->first;
     c->m_object = found->second;
     std::visit([&](const auto& x) {
@@ -195,7 +214,7 @@ std::unique_ptr<RenameObject> RenameObject::make(Document& doc, core::ObjectKind
   }
   const Scene& s = doc.scene();
   if (indexOf(s.bodies, to) || indexOf(s.nails, to) || indexOf(s.paths, to) || indexOf(s.forces, to) ||
-      indexOf(s.constraints, to)) {
+      indexOf(s.constraints, to) || indexOf(s.planes, to)) {
     error = QObject::tr("the name \"%1\" is taken").arg(name(to));
     return nullptr;
   }
@@ -364,7 +383,7 @@ SetScene::SetScene(Document& doc, const QString& text, Scene before, Scene after
 size_t SetScene::storedObjects() const {
   auto count = [](const Scene& s) {
     return 1 + s.bodies.size() + s.nails.size() + s.paths.size() + s.forces.size() + s.constraints.size() +
-           s.events.size();
+           s.planes.size() + s.events.size();
   };
   return count(m_before) + count(m_after);
 }

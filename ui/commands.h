@@ -26,8 +26,8 @@ namespace tether::ui {
 class Document;
 
 // One definition of a scene: what a command stores instead of the scene.
-using SceneObject =
-    std::variant<core::Settings, core::BodyDef, core::NailDef, core::PathDef, core::ForceDef, core::ConstraintDef>;
+using SceneObject = std::variant<core::Settings, core::BodyDef, core::NailDef, core::PathDef, core::ForceDef,
+                                 core::ConstraintDef, core::PlaneDef>;
 
 // What an edit is of: the scene settings, or an object by kind and name.
 struct EditTarget {
@@ -76,6 +76,20 @@ class AddObjects : public SceneCommand {
   std::vector<SceneObject> m_objects;
 };
 
+// A ground plane added at the end of the planes, with settings.contacts turned on (a plane
+// acts only with contacts on): one undo step puts both back.
+class AddPlane : public SceneCommand {
+ public:
+  AddPlane(Document& doc, core::PlaneDef plane);
+  void apply(core::Scene& s) const override;
+  void revert(core::Scene& s) const override;
+  size_t storedObjects() const override { return 1; }
+
+ private:
+  core::PlaneDef m_plane;
+  bool m_contactsBefore;
+};
+
 // An object and everything that cannot exist without it (core::removeObject): what was removed
 // is kept with its place, so undo puts each back where it was.
 class RemoveObject : public SceneCommand {
@@ -91,7 +105,7 @@ class RemoveObject : public SceneCommand {
   core::ObjectKind m_kind;
   std::string m_name;
   size_t m_index = 0;  // the object's place in its list
-  std::optional<SceneObject> m_object;  // a body, nail or path (a force or constraint is among its dependants)
+  std::optional<SceneObject> m_object;  // a body, nail, path or plane (a force or constraint is among its dependants)
   // the dependants, by their place in the list before the removal (ascending)
   std::vector<std::pair<size_t, core::ConstraintDef>> m_constraints;
   std::vector<std::pair<size_t, core::ForceDef>> m_forces;

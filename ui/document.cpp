@@ -128,6 +128,7 @@ std::string Document::uniqueName(const std::string& prefix) const {
   for (const auto& p : m_scene.paths) used.insert(p.name);
   for (const auto& f : m_scene.forces) used.insert(f.name);
   for (const auto& c : m_scene.constraints) used.insert(c.name);
+  for (const auto& p : m_scene.planes) used.insert(p.name);
   for (int i = 1;; ++i) {
     const std::string name = prefix + std::to_string(i);
     if (!used.count(name)) return name;

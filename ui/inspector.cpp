@@ -225,6 +225,9 @@ void Inspector::rebuild() {
     case Selection::Kind::Nail:
       if (auto* n = byName(s.nails, m_selection.name)) return buildNail(*n);
       break;
+    case Selection::Kind::Plane:
+      if (auto* p = byName(s.planes, m_selection.name)) return buildPlane(*p);
+      break;
     case Selection::Kind::Path:
       if (auto* p = byName(s.paths, m_selection.name)) return buildPath(*p);
       break;
@@ -349,6 +352,26 @@ void Inspector::addBool(const QString& label, bool value, const std::function<vo
   });
 }
 
+void Inspector::addBits(const QString& label, std::uint32_t value, const std::function<void(Scene&, std::uint32_t)>& set) {
+  auto* e = new QLineEdit(QStringLiteral("0x%1").arg(value, 8, 16, QLatin1Char('0')));
+  e->setObjectName(label);
+  e->setToolTip(tr("32 bits, as hexadecimal (0x...) or decimal"));
+  m_layout->addRow(label, e);
+  connect(e, &QLineEdit::editingFinished, this, [this, e, set, label, value] {
+    const QString text = e->text().trimmed();
+    bool ok = false;
+    const qulonglong v = text.toULongLong(&ok, 0);  // base 0: 0x... hexadecimal, else decimal
+    if (!ok || v > 0xffffffffull) {
+      m_error->setText(tr("Not applied: %1 must be a whole number from 0 to 0xffffffff (typed %2)").arg(label, text));
+      m_error->show();
+      scheduleRebuild();
+      return;
+    }
+    if (std::uint32_t(v) == value) return;
+    apply(label, [&](Scene& s) { set(s, std::uint32_t(v)); }, false);
+  });
+}
+
 void Inspector::addChoice(const QString& label, const QStringList& options, int current,
                           const std::function<void(Scene&, int)>& set) {
   auto* c = new QComboBox;
@@ -395,6 +418,12 @@ void Inspector::buildBody(const core::BodyDef& b) {
   addVec3(tr("Velocity"), QStringLiteral("m/s"), b.velocity, [=](Scene& s, const Vec3& v) { body(s).velocity = v; });
   addVec3(tr("Angular velocity"), QStringLiteral("rad/s"), b.angularVelocity,
           [=](Scene& s, const Vec3& v) { body(s).angularVelocity = v; });
+  // contacts (core/contact.h): bodies i and j touch if (group_i & mask_j) and (group_j & mask_i);
+  // restitution's range is the validator's (core/validate.cpp), which refuses with the reason
+  addBool(tr("Collides"), b.collides, [=](Scene& s, bool v) { body(s).collides = v; });
+  addDouble(tr("Restitution"), QString(), b.restitution, -kBig, kBig, [=](Scene& s, double v) { body(s).restitution = v; });
+  addBits(tr("Collision group"), b.collisionGroup, [=](Scene& s, std::uint32_t v) { body(s).collisionGroup = v; });
+  addBits(tr("Collision mask"), b.collisionMask, [=](Scene& s, std::uint32_t v) { body(s).collisionMask = v; });
   QStringList pts;
   for (const auto& p : core::shapePoints(b)) pts << QString::fromStdString(p.name);
   for (const auto& p : b.points) pts << QString::fromStdString(p.name) + QStringLiteral("*");
@@ -406,6 +435,19 @@ void Inspector::buildNail(const core::NailDef& n) {
   addHeader(tr("Nail"));
   addName();
   addVec3(tr("Position"), QStringLiteral("m"), n.position, [=](Scene& s, const Vec3& v) { byName(s.nails, name)->position = v; });
+}
+
+void Inspector::buildPlane(const core::PlaneDef& p) {
+  const std::string name = p.name;
+  auto plane = [name](Scene& s) -> core::PlaneDef& { return *byName(s.planes, name); };
+  addHeader(tr("Ground plane"));
+  addName();
+  if (!m_doc.scene().settings.contacts)
+    addLabel(QString(), tr("Contacts are off in the scene settings: bodies pass through this plane."));
+  addVec3(tr("Point"), QStringLiteral("m"), p.point, [=](Scene& s, const Vec3& v) { plane(s).point = v; });
+  addVec3(tr("Normal"), QString(), p.normal, [=](Scene& s, const Vec3& v) { plane(s).normal = v; });
+  // ranges as the validator's (core/validate.cpp), which refuses a bad value with its reason
+  addDouble(tr("Restitution"), QString(), p.restitution, -kBig, kBig, [=](Scene& s, double v) { plane(s).restitution = v; });
 }
 
 void Inspector::buildPath(const core::PathDef& p) {
@@ -539,6 +581,9 @@ void Inspector::buildSettings(const core::Settings& st) {
             [](Scene& s, double v) { s.settings.maxSubsteps = int(std::lround(v)); }, 0);
   addDouble(tr("RK45 tolerance"), QString(), st.tolerance, 1e-14, 1, [](Scene& s, double v) { s.settings.tolerance = v; }, 12);
   addDouble(tr("Duration"), QStringLiteral("s"), st.duration, 1e-6, kBig, [](Scene& s, double v) { s.settings.duration = v; });
+  addBool(tr("Contacts"), st.contacts, [](Scene& s, bool v) { s.settings.contacts = v; });
+  addDouble(tr("Contact slop"), QStringLiteral("m"), st.contactSlop, -kBig, kBig,
+            [](Scene& s, double v) { s.settings.contactSlop = v; }, 9);
 }
 
 }  // namespace tether::ui

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QWidget>
+#include <cstdint>
 #include <functional>
 
 #include "ui/document.h"
@@ -64,11 +65,14 @@ class Inspector : public QWidget {
                const std::function<void(core::Scene&, const core::Vec3&)>& set, const Timed& timed = {});
   void addBool(const QString& label, bool value, const std::function<void(core::Scene&, bool)>& set,
                const Timed& timed = {});
+  // a 32-bit mask (a collision group or mask), typed as 0x... or decimal
+  void addBits(const QString& label, std::uint32_t value, const std::function<void(core::Scene&, std::uint32_t)>& set);
   void addChoice(const QString& label, const QStringList& options, int current,
                  const std::function<void(core::Scene&, int)>& set);
 
   void buildBody(const core::BodyDef& b);
   void buildNail(const core::NailDef& n);
+  void buildPlane(const core::PlaneDef& p);
   void buildPath(const core::PathDef& p);
   void buildForce(const core::ForceDef& f);
   void buildConstraint(const core::ConstraintDef& c);

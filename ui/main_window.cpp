@@ -288,6 +288,7 @@ void MainWindow::buildActions() {
   toggle(tr("&Torques"), &vo.torques);
   toggle(tr("Deviation &lines and constraint geometry"), &vo.deviationLines);
   toggle(tr("Veloc&ities"), &vo.velocities);
+  toggle(tr("Co&ntacts (points and forces)"), &vo.contacts)->setObjectName(QStringLiteral("contactsOverlay"));
   toggle(tr("&Control points"), &vo.controlPoints);
   toggle(tr("&Grid"), &vo.grid);
   view->addAction(tr("Longer arrows"), QKeySequence(Qt::Key_BracketRight), m_viewport, &ViewportWidget::longerArrows);
@@ -395,6 +396,16 @@ void MainWindow::buildActions() {
     connect(a, &QAction::triggered, this, [this, id] { setTool(id); });
   }
   addToolBar(conBar);
+  // a ground plane is no tool (nothing to click in the view): added at once, where the tools are
+  QAction* plane = new QAction(tr("Ground plane"), this);
+  plane->setObjectName(QStringLiteral("addGroundPlane"));
+  plane->setToolTip(tr("<b>Ground plane</b><br>Add a floor at z = 0 (normal +z) and turn contacts on: bodies rest on "
+                       "it and bounce off it"));
+  plane->setStatusTip(tr("Add a floor at z = 0 and turn contacts on"));
+  connect(plane, &QAction::triggered, this, &MainWindow::addGroundPlane);
+  toolsMenu->addSeparator();
+  toolsMenu->addAction(plane);
+  bodyBar->addAction(plane);
 
   // Help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -490,6 +501,12 @@ void MainWindow::updateStatus() {
   if (msg != m_lastMessage) {
     m_lastMessage = msg;
     if (!msg.isEmpty()) statusBar()->showMessage(msg);
+  }
+  // contacts that could not be met with the joints (Simulation::contactProblem): said once each
+  const QString contact = QString::fromStdString(snap->contactProblem);
+  if (contact != m_lastContactProblem) {
+    m_lastContactProblem = contact;
+    if (!contact.isEmpty()) statusBar()->showMessage(tr("Contacts: %1").arg(contact));
   }
 }
 
@@ -702,6 +719,16 @@ void MainWindow::deleteSelection() {
     select({});
   else
     statusBar()->showMessage(tr("Not deleted: %1").arg(error), 6000);
+}
+
+void MainWindow::addGroundPlane() {
+  core::PlaneDef p;
+  p.name = m_doc.uniqueName("ground");
+  p.point = core::Vec3::Zero();
+  p.normal = core::Vec3::UnitZ();
+  QString error;
+  if (m_doc.push(std::make_unique<AddPlane>(m_doc, p), &error)) select({Selection::Kind::Plane, p.name});
+  else statusBar()->showMessage(tr("Not added: %1").arg(error), 6000);
 }
 
 void MainWindow::analyseConstraints() {

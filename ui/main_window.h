@@ -83,6 +83,8 @@ class MainWindow : public QMainWindow {
   void open();
   bool openScene(const QString& path, bool example);  // openFile, openExample
   void deleteSelection();
+  // a ground plane at z = 0, normal +z, with contacts turned on (one undo step), selected
+  void addGroundPlane();
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void showError(const QString& title, const QString& text);
@@ -108,6 +110,7 @@ class MainWindow : public QMainWindow {
   QTimer m_frameTimer;
   bool m_restartNext = true;
   QString m_lastMessage;
+  QString m_lastContactProblem;
   long m_issuesRevision = -1;
   bool m_analysing = false, m_analysisWanted = false;  // analyseConstraints: one at a time
 

@@ -19,6 +19,7 @@ Selection::Kind kindOf(int group) {
   switch (group) {
     case SceneModel::Bodies: return Selection::Kind::Body;
     case SceneModel::Nails: return Selection::Kind::Nail;
+    case SceneModel::Planes: return Selection::Kind::Plane;
     case SceneModel::Paths: return Selection::Kind::Path;
     case SceneModel::Forces: return Selection::Kind::Force;
     case SceneModel::Constraints: return Selection::Kind::Constraint;
@@ -42,8 +43,8 @@ SceneModel::SceneModel(Document& doc, QObject* parent) : QAbstractItemModel(pare
 
 std::array<int, SceneModel::GroupCount> SceneModel::counts() const {
   const core::Scene& s = m_doc.scene();
-  return {0, int(s.bodies.size()), int(s.nails.size()), int(s.paths.size()), int(s.forces.size()),
-          int(s.constraints.size()), int(s.events.size())};
+  return {0, int(s.bodies.size()), int(s.nails.size()), int(s.planes.size()), int(s.paths.size()),
+          int(s.forces.size()), int(s.constraints.size()), int(s.events.size())};
 }
 
 // An edit that keeps every group's size (a property, a move, a rename) changes rows in place:
@@ -118,7 +119,7 @@ QVariant SceneModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   if (index.internalId() != kTop) return objectData(int(index.internalId() - 1), index.row(), index.column(), role);
   if (role != Qt::DisplayRole) return {};
-  static const char* const titles[] = {"Settings", "Bodies", "Nails", "Paths", "Forces", "Constraints", "Events"};
+  static const char* const titles[] = {"Settings", "Bodies", "Nails", "Ground planes", "Paths", "Forces", "Constraints", "Events"};
   if (index.row() == Settings)
     return index.column() == Name ? tr("Settings") : index.column() == Type ? tr("gravity, solver, time step") : QVariant();
   if (index.column() != Name) return {};
@@ -150,6 +151,12 @@ QVariant SceneModel::objectData(int group, int row, int column, int role) const 
       if (r >= s.nails.size()) return {};
       name = s.nails[r].name;
       type = tr("nail");
+      break;
+    case Planes:
+      if (r >= s.planes.size()) return {};
+      name = s.planes[r].name;
+      type = tr("ground plane");
+      if (!s.settings.contacts) status = tr("contacts off");
       break;
     case Paths:
       if (r >= s.paths.size()) return {};
@@ -225,6 +232,7 @@ QModelIndex SceneModel::indexOf(const Selection& s) const {
     case Selection::Kind::Settings: return index(Settings, 0);
     case Selection::Kind::Body: group = Bodies; row = rowOf(sc.bodies, s.name); break;
     case Selection::Kind::Nail: group = Nails; row = rowOf(sc.nails, s.name); break;
+    case Selection::Kind::Plane: group = Planes; row = rowOf(sc.planes, s.name); break;
     case Selection::Kind::Path: group = Paths; row = rowOf(sc.paths, s.name); break;
     case Selection::Kind::Force: group = Forces; row = rowOf(sc.forces, s.name); break;
     case Selection::Kind::Constraint: group = Constraints; row = rowOf(sc.constraints, s.name); break;

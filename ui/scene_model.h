@@ -1,5 +1,5 @@
 // The document's scene as a Qt item model (Qt's model/view, as KDE Step's WorldModel): the
-// settings, then groups of bodies, nails, paths, forces, constraints and events, each object a
+// settings, then groups of bodies, nails, ground planes, paths, forces, constraints and events, each object a
 // row with columns name / type / status. The outliner is a view of it, and the window's one
 // QItemSelectionModel over it is what is selected (MainWindow::select). Names are editable in
 // place: setData renames through the undo stack (RenameObject). Constraints `check` finds
@@ -21,7 +21,7 @@ class SceneModel : public QAbstractItemModel {
  public:
   enum Column { Name, Type, Status, ColumnCount };
   // The top-level rows: the settings, then one group per kind of object.
-  enum Group { Settings, Bodies, Nails, Paths, Forces, Constraints, Events, GroupCount };
+  enum Group { Settings, Bodies, Nails, Planes, Paths, Forces, Constraints, Events, GroupCount };
 
   explicit SceneModel(Document& doc, QObject* parent = nullptr);
 

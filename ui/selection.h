@@ -8,7 +8,7 @@
 namespace tether::ui {
 
 struct Selection {
-  enum class Kind { None, Body, Nail, Path, Force, Constraint, Settings };
+  enum class Kind { None, Body, Nail, Path, Force, Constraint, Settings, Plane };
   Kind kind = Kind::None;
   std::string name;
   bool operator==(const Selection&) const = default;
@@ -21,6 +21,7 @@ inline core::ObjectKind objectKind(Selection::Kind k) {
     case Selection::Kind::Path: return core::ObjectKind::Path;
     case Selection::Kind::Force: return core::ObjectKind::Force;
     case Selection::Kind::Constraint: return core::ObjectKind::Constraint;
+    case Selection::Kind::Plane: return core::ObjectKind::Plane;
     default: return core::ObjectKind::Body;
   }
 }

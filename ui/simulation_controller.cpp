@@ -134,7 +134,7 @@ void SimulationController::recordFrame() {
   const core::State& s = m_sim->state();
   m_history.record(s);
   auto snap = std::make_shared<ControllerSnapshot>();
-  core::fillSnapshot(*m_sim, m_geometry, *snap);
+  fillShown(*snap);
   if (!m_history.empty() && m_history.end() == s.t) m_samples.push(std::make_shared<const core::FrameSample>(core::frameSample(*snap)));
   else m_samples.truncateAfter(s.t, true);  // the history refused the frame (a limit below one)
   // the history dropped its oldest frames to stay within its memory bound
@@ -148,9 +148,18 @@ void SimulationController::truncateHistory(double t, bool strict) {
   m_samples.truncateAfter(t, strict);
 }
 
+void SimulationController::fillShown(core::Snapshot& snap) {
+  core::fillSnapshot(*m_sim, m_geometry, snap);
+  if (!m_contactsCurrent) {
+    snap.contacts.clear();
+    snap.contactProblem.clear();
+  }
+}
+
 void SimulationController::showFrame(const core::State& s) {
   m_prepared.reset();
   m_sim->setState(s);
+  m_contactsCurrent = false;
   m_message.clear();
 }
 
@@ -174,6 +183,7 @@ bool SimulationController::nextFrame(bool loop) {
   const Clock::time_point start = Clock::now();
   core::AdvanceResult r;
   try {
+    m_contactsCurrent = true;  // (a failed advance puts a recorded frame back below)
     r = m_sim->advanceTo(target);
   } catch (const std::bad_alloc&) {
     // the solver thread must not take the app (and the user's unsaved work) down with it
@@ -195,7 +205,10 @@ bool SimulationController::nextFrame(bool loop) {
     // which may lie between frames)
     m_playing = false;
     m_playRequested = m_playing;
-    if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) m_sim->setState(*s);
+    if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) {
+      m_sim->setState(*s);
+      m_contactsCurrent = false;
+    }
     m_prepared.reset();
     m_message = r.message;
     return false;
@@ -366,6 +379,8 @@ bool SimulationController::handle(Message& msg) {
         m_sim->setState(*f);
         auto snap = std::make_shared<core::Snapshot>();
         core::fillSnapshot(*m_sim, m_geometry, *snap);
+        snap->contacts.clear();  // a recorded frame's contacts are not kept
+        snap->contactProblem.clear();
         snap->revision = m_revision;
         frames.push_back(std::move(snap));
       }
@@ -384,7 +399,7 @@ void SimulationController::publish() {
   std::shared_ptr<ControllerSnapshot> snap = std::move(m_prepared);
   if (!snap) {
     snap = std::make_shared<ControllerSnapshot>();
-    if (m_sim) core::fillSnapshot(*m_sim, m_geometry, *snap);
+    if (m_sim) fillShown(*snap);
   }
   snap->revision = m_revision;
   snap->steps = m_steps;

@@ -149,6 +149,8 @@ class SimulationController {
   void recordFrame();
   void truncateHistory(double t, bool strict);
   void publish();
+  // fillSnapshot at the simulation's state, without the contacts of a step it did not just take
+  void fillShown(core::Snapshot& snap);
 
   // shared between threads: the queue (under m_mutex) and the snapshot slot
   std::mutex m_mutex;
@@ -182,6 +184,9 @@ class SimulationController {
   double m_rate = 0.0;             // steps per wall second, smoothed
   double m_debt = 0.0;             // simulated time owed to real time, s
   std::string m_message;
+  // the simulation's contacts (Simulation::contacts) are those of the state it holds: it stepped
+  // to it (false once a frame is replayed from the history, whose contacts are not kept)
+  bool m_contactsCurrent = false;
   std::chrono::steady_clock::time_point m_lastFrame;
   ResimulationInfo m_resimulation;  // while load() re-simulates
 

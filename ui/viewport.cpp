@@ -206,6 +206,7 @@ render::Highlight ViewportWidget::highlight() const {
     case Selection::Kind::Body: hl.selectedBody = indexOf(g.bodies, n, [](const auto& b) { return b.name; }); break;
     case Selection::Kind::Nail: hl.selectedNail = indexOf(g.nails, n, [](const auto& b) { return b.name; }); break;
     case Selection::Kind::Path: hl.selectedPath = indexOf(g.paths, n, [](const auto& b) { return b.name; }); break;
+    case Selection::Kind::Plane: hl.selectedPlane = indexOf(g.planes, n, [](const auto& b) { return b.name; }); break;
     case Selection::Kind::Constraint:
       hl.selectedConstraint = indexOf(g.constraintNames, n, [](const auto& b) { return b; });
       break;
@@ -430,6 +431,15 @@ void ViewportWidget::updateHover(double px, double py) {
       if (T > 0) m_hoverText += QStringLiteral("\n|T| = %1 N m").arg(number(T, 4));
       if (const core::ConstraintIssue* i = issueOf(g.constraintNames[size_t(seg.index)]))
         m_hoverText += QStringLiteral("\n") + QString::fromStdString(i->reason);
+    } else if (seg.kind == K::ContactForce) {
+      const core::ContactDraw& c = s.contacts[size_t(seg.index)];
+      auto bodyName = [&](int b) {
+        return b >= 0 && size_t(b) < g.bodies.size() ? QString::fromStdString(g.bodies[size_t(b)].name) : QString();
+      };
+      const QString other = c.bodyB >= 0 ? bodyName(c.bodyB)
+                            : c.plane >= 0 && size_t(c.plane) < g.planes.size() ? QString::fromStdString(g.planes[size_t(c.plane)].name)
+                                                                                 : QString();
+      m_hoverText = QStringLiteral("contact %1 – %2\n|F| = %3 N").arg(bodyName(c.bodyA), other, number(c.force.norm(), 4));
     } else if (seg.kind == K::Spring) {
       m_hoverText = QStringLiteral("%1 (spring)\nlength %2 m")
                         .arg(QString::fromStdString(g.forceNames[size_t(seg.index)]), number((seg.to - seg.from).norm()));

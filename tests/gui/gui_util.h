@@ -108,10 +108,11 @@ inline QAction* menuAction(const QMenu& menu, const QString& submenu, const QStr
   return nullptr;
 }
 
-// Type text into the inspector's number field `field` as a user does (select all, type, Return);
-// false if there is no such field.
+// Type text into the inspector's number or text field `field` as a user does (select all,
+// type, Return); false if there is no such field.
 inline bool typeInto(ui::MainWindow& w, const char* field, const char* text) {
-  auto* box = w.inspector()->findChild<QDoubleSpinBox*>(field);
+  QWidget* box = w.inspector()->findChild<QDoubleSpinBox*>(field);
+  if (!box) box = w.inspector()->findChild<QLineEdit*>(field);
   if (!box) return false;
   box->setFocus();
   QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);

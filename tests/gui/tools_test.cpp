@@ -207,10 +207,14 @@ class ToolsTest : public QObject {
     for (QAction* top : w.menuBar()->actions())
       if (top->menu() && top->text() == "&Tools") toolsMenu = top->menu();
     QVERIFY(toolsMenu);
-    QList<QAction*> menuTools;
+    // the tools, and after them the one action that is no tool (a ground plane, added at once)
+    QList<QAction*> menuTools, others;
     for (QAction* a : toolsMenu->actions())
-      if (!a->isSeparator()) menuTools << a;
+      if (!a->isSeparator()) (a->data().toString().isEmpty() ? others : menuTools) << a;
     QCOMPARE(int(menuTools.size()), int(table.size()));
+    QCOMPARE(int(others.size()), 1);
+    QCOMPARE(others[0]->objectName(), QStringLiteral("addGroundPlane"));
+    QCOMPARE(toolsMenu->actions().last(), others[0]);
     auto* buildBar = w.findChild<QToolBar*>("buildBar");
     auto* constraintBar = w.findChild<QToolBar*>("constraintBar");
     QVERIFY(buildBar && constraintBar);

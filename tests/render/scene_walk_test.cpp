@@ -376,3 +376,103 @@ TEST(SceneWalk, ConstraintsCheckFlagsAreMarkedInTheirColours) {
     EXPECT_FALSE(same(render::constraintColor(j), render::redundantColor()));
   }
 }
+
+namespace {
+
+// A box resting on a floor plane with two contacts, 60 N and 40 N, and a far-away ball.
+core::Snapshot boxOnFloor(bool farBall = false) {
+  auto geo = std::make_shared<core::SceneGeometry>();
+  core::BodyGeometry box;
+  box.name = "box";
+  box.shape = core::Shape::Box;
+  geo->bodies = {box};
+  geo->planes.push_back({"floor", Vec3::Zero(), Vec3(0, 0, 2), 0.5});  // normal not unit
+  core::Snapshot s;
+  s.geometry = geo;
+  core::BodyPose p;
+  p.x = Vec3(0, 0, 0.1);
+  s.bodies.push_back(p);
+  if (farBall) {
+    core::BodyGeometry ball;
+    ball.name = "ball";
+    ball.shape = core::Shape::Sphere;
+    geo->bodies.push_back(ball);
+    p.x = Vec3(23, 0, 5);
+    s.bodies.push_back(p);
+  }
+  s.contacts.push_back({0, -1, 0, Vec3(-0.2, 0, 0), Vec3(0, 0, 60)});
+  s.contacts.push_back({0, -1, 0, Vec3(0.2, 0, 0), Vec3(0, 0, 40)});
+  return s;
+}
+
+}  // namespace
+
+// A plane: a slab whose top face is the surface (its centre half its thickness below, turned to
+// the normal), in the plane's colour, a 20 x 20 grid just above it, and no z = 0 ground grid.
+TEST(SceneWalk, APlaneIsASlabUnderItsSurfaceWithAGrid) {
+  render::ViewOptions view;
+  const Walk w(boxOnFloor(), view);
+  const auto isPlane = [](const Recorder::Shape& s) { return s.shape == core::Shape::Box && same(s.color, render::planeColor()); };
+  ASSERT_EQ(Recorder::count(w.out.shapes, isPlane), 1);
+  const auto& slab = *std::find_if(w.out.shapes.begin(), w.out.shapes.end(), isPlane);
+  EXPECT_NEAR(slab.position.z(), -20.0 / 400 / 2, 1e-12);
+  EXPECT_NEAR((slab.orientation * Vec3::UnitZ() - Vec3::UnitZ()).norm(), 0.0, 1e-12);
+  // 21 lines each way, 20 m long, just above z = 0 (and no other lines: the ground grid is off)
+  const auto onPlane = [](const Recorder::Line& l) {
+    return l.a.z() > 0 && l.a.z() < 0.05 && l.b.z() == l.a.z() && std::abs((l.b - l.a).norm() - 20.0) < 1e-9;
+  };
+  EXPECT_EQ(Recorder::count(w.out.lines, onPlane), 42);
+  EXPECT_EQ(Recorder::count(w.out.lines, [](const Recorder::Line& l) { return std::abs(l.a.z()) < 1e-12; }), 0);
+  // selected: the selection's colour mixed in
+  render::Highlight hl;
+  hl.selectedPlane = 0;
+  const Walk lit(boxOnFloor(), view, hl);
+  EXPECT_EQ(Recorder::count(lit.out.shapes, isPlane), 0);
+}
+
+// The square grows past 20 m to reach 2 m beyond the farthest body's foot on the plane.
+TEST(SceneWalk, APlaneReachesPastItsBodies) {
+  const core::Snapshot near = boxOnFloor(), far = boxOnFloor(true);
+  EXPECT_EQ(render::planeSide(near.geometry->planes[0], near), 20.0);
+  EXPECT_EQ(render::planeSide(far.geometry->planes[0], far), 50.0);  // 2 x 23 + 4 = 50
+}
+
+// Contacts: a dot at each point and an arrow of the force on body A from it, in the contacts'
+// colour, drawn on top (between setOnTop(true) and setOnTop(false)), hoverable as ContactForce;
+// the force scale counts them; none with view.contacts off.
+TEST(SceneWalk, ContactsAreDotsAndForceArrowsOnTop) {
+  struct OnTop : Recorder {
+    bool on = false;
+    int arrowsOnTop = 0, dotsOnTop = 0;
+    void setOnTop(bool o) override { on = o; }
+    void arrow(const Vec3& f, const Vec3& v, const Color& c) override {
+      Recorder::arrow(f, v, c);
+      arrowsOnTop += on;
+    }
+    void point(const Vec3& at, double r, const Color& c) override {
+      Recorder::point(at, r, c);
+      dotsOnTop += on;
+    }
+  };
+  render::ViewOptions view;
+  OnTop out;
+  const render::DrawnScene drawn = render::drawSnapshot(boxOnFloor(), frontCamera(), view, {}, out);
+  const auto isContact = [](const auto& x) { return same(x.color, render::contactColor()); };
+  ASSERT_EQ(Recorder::count(out.arrows, isContact), 2);
+  EXPECT_EQ(Recorder::count(out.dots, isContact), 2);
+  EXPECT_EQ(out.arrowsOnTop, 2);
+  EXPECT_EQ(out.dotsOnTop, 2);
+  EXPECT_FALSE(out.on);
+  const auto& a = *std::find_if(out.arrows.begin(), out.arrows.end(), isContact);
+  EXPECT_EQ(a.from, Vec3(-0.2, 0, 0));
+  EXPECT_NEAR(a.vector.z() * drawn.arrowScale.newtonsPerMetre, 60.0, 1e-9);
+  EXPECT_TRUE(drawn.arrowScale.forces);
+  EXPECT_EQ(render::largestArrows(boxOnFloor(), view).force, 60.0);
+  EXPECT_EQ(Recorder::count(drawn.segments, [](const render::Segment& s) { return s.kind == Kind::ContactForce; }), 2);
+
+  view.contacts = false;
+  const Walk off(boxOnFloor(), view);
+  EXPECT_EQ(Recorder::count(off.out.arrows, isContact), 0);
+  EXPECT_EQ(Recorder::count(off.drawn.segments, [](const render::Segment& s) { return s.kind == Kind::ContactForce; }), 0);
+  EXPECT_EQ(render::largestArrows(boxOnFloor(), view).force, 0.0);
+}
