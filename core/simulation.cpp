@@ -119,12 +119,13 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   m_packed = false;  // (until the step succeeds)
   // contacts (core/contact.h): the velocity-level steps resolve them between their kick and
   // drift (at the step's start positions, so the drift moves with the velocities they allow);
-  // RK4 and RK45 on the state they reach. Which joints count as assembled: projection keeps that
-  // up to date when it runs.
-  if (m.contacts.enabled && !m.settings.projection) updateAssembled(m_ctx.system, memory.assembled);
+  // RK4 and RK45 on the state they reach. The joints met where the step's forces were evaluated
+  // count as assembled from there (projection marks them at the step's end; a joint met from the
+  // start must be an equality row from the first step, or a contact would open it)
   AfterKick contactsAfterKick;
   if (m.contacts.enabled)
     contactsAfterKick = [&](Eigen::VectorXd& y) {
+      updateAssembled(m_ctx.system, memory.assembled);
       m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled);
     };
   bool kicked = false;
@@ -135,6 +136,7 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
   if (m.contacts.enabled && !kicked && finite) {
+    updateAssembled(m_ctx.system, memory.assembled);
     m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y, memory.assembled);
     finite = allFiniteLong(m_ctx.y);
   }

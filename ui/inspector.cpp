@@ -422,6 +422,8 @@ void Inspector::buildBody(const core::BodyDef& b) {
   // restitution's range is the validator's (core/validate.cpp), which refuses with the reason
   addBool(tr("Collides"), b.collides, [=](Scene& s, bool v) { body(s).collides = v; });
   addDouble(tr("Restitution"), QString(), b.restitution, -kBig, kBig, [=](Scene& s, double v) { body(s).restitution = v; });
+  addDouble(tr("Friction"), QString(), b.friction, -kBig, kBig, [=](Scene& s, double v) { body(s).friction = v; });
+  addDouble(tr("Static friction"), QString(), b.staticFriction, -kBig, kBig, [=](Scene& s, double v) { body(s).staticFriction = v; });
   addBits(tr("Collision group"), b.collisionGroup, [=](Scene& s, std::uint32_t v) { body(s).collisionGroup = v; });
   addBits(tr("Collision mask"), b.collisionMask, [=](Scene& s, std::uint32_t v) { body(s).collisionMask = v; });
   QStringList pts;
@@ -448,6 +450,8 @@ void Inspector::buildPlane(const core::PlaneDef& p) {
   addVec3(tr("Normal"), QString(), p.normal, [=](Scene& s, const Vec3& v) { plane(s).normal = v; });
   // ranges as the validator's (core/validate.cpp), which refuses a bad value with its reason
   addDouble(tr("Restitution"), QString(), p.restitution, -kBig, kBig, [=](Scene& s, double v) { plane(s).restitution = v; });
+  addDouble(tr("Friction"), QString(), p.friction, -kBig, kBig, [=](Scene& s, double v) { plane(s).friction = v; });
+  addDouble(tr("Static friction"), QString(), p.staticFriction, -kBig, kBig, [=](Scene& s, double v) { plane(s).staticFriction = v; });
 }
 
 void Inspector::buildPath(const core::PathDef& p) {

@@ -225,6 +225,12 @@ class ContactsTest : public QObject {
     QVERIFY(!doc.scene().bodies[0].collides);
     QVERIFY(typeInto(w, "Restitution", "0.25"));
     QCOMPARE(doc.scene().bodies[0].restitution, 0.25);
+    QVERIFY(typeInto(w, "Friction", "0.8"));
+    QCOMPARE(doc.scene().bodies[0].friction, 0.8);
+    QVERIFY(typeInto(w, "Static friction", "-1"));
+    QCOMPARE(doc.scene().bodies[0].staticFriction, core::BodyDef{}.staticFriction);
+    QVERIFY2(!inspectorSays(w, "bodies[0].static_friction: must be between 0 and 10").isEmpty(),
+             "a negative friction is refused with the validator's reason");
     QVERIFY(typeInto(w, "Restitution", "-0.1"));
     QCOMPARE(doc.scene().bodies[0].restitution, 0.25);
     QVERIFY2(!inspectorSays(w, "bodies[0].restitution: must be between 0 and 1").isEmpty(),
@@ -242,9 +248,10 @@ class ContactsTest : public QObject {
     QCOMPARE(doc.scene().bodies[0].collisionMask, 12u);
     QTest::qWait(10);
     QCOMPARE(w.inspector()->findChild<QLineEdit*>("Collision mask")->text(), QStringLiteral("0x0000000c"));
-    for (int i = 0; i < 4; ++i) doc.undoStack()->undo();
+    for (int i = 0; i < 5; ++i) doc.undoStack()->undo();
     QCOMPARE(b.collides, true);
     QCOMPARE(b.restitution, core::BodyDef{}.restitution);
+    QCOMPARE(b.friction, core::BodyDef{}.friction);
     QCOMPARE(b.collisionGroup, 1u);
     QCOMPARE(b.collisionMask, 0xffffffffu);
     doc.undoStack()->setClean();
