@@ -85,12 +85,12 @@ std::pair<Vec3, Vec3> tangents(const Vec3& n) {
 //     (a box held on a slope leans on its downhill edge and does not tip);
 //   joints: lambda <- lambda + (c - J u) / w, c the rate the step gave them;
 // each change applied as u += M^-1 J^T (change), until no impulse moves by more than 1e-10 of
-// the largest (or 1e-14 N s) or 500 sweeps (tighter, round-off kept a resting stack sweeping). It converges to a point where each contact sticks
+// the largest (or 1e-14 N s) or maxSweeps (tighter, round-off kept a resting stack sweeping). It converges to a point where each contact sticks
 // or slides against its slip at the disc's edge, the normals keep their rates and the joints theirs.
 // impulse (normals, then joints, as in p's rows) and u are updated; out gets each contact's
 // friction impulse. Returns false when no contact has friction to apply.
 bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
-                   const gauss::Problem& p, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
+                   const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
                    std::vector<Eigen::Vector2d>& out) {
   constexpr double kSlidingSpeed = 1e-3;  // m/s
   out.assign(contactRows.size(), Eigen::Vector2d::Zero());
@@ -158,7 +158,7 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
       l.target += r.jacB.dot(u.segment<6>(6 * r.bodyB));
     }
   }
-  for (int sweep = 0; sweep < 500; ++sweep) {
+  for (int sweep = 0; sweep < maxSweeps; ++sweep) {
     double largest = 0.0, scale = 1e-14;
     for (Block& b : blocks) {
       const Eigen::Vector2d slip = rate(b);
@@ -204,8 +204,9 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
 // 700 rows): the active set took 186 ms per step.
 constexpr long kExactSize = 6 * 48 * 192;
 constexpr int kSweeps = 100;
+bool exactSize(const gauss::Problem& p) { return 6 * long(p.bodies.size()) * long(p.rows.size()) <= kExactSize; }
 gauss::Solution solve(const gauss::Problem& p) {
-  if (6 * long(p.bodies.size()) * long(p.rows.size()) <= kExactSize) return gauss::solveMotionSpace(p);
+  if (exactSize(p)) return gauss::solveMotionSpace(p);
   return gauss::solveProjectedGaussSeidel(p, 1e-9, kSweeps);
 }
 
@@ -402,7 +403,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     // friction: tangential impulses at the contacts that carry a normal impulse, the normal and
     // joint impulses adjusting to them (see frictionPhase)
     std::vector<Eigen::Vector2d> tangential;
-    frictionPhase(rows, contactRows, local, velocityProblem, impulse, after, tangential);
+    frictionPhase(rows, contactRows, local, velocityProblem, exactSize(velocityProblem) ? 500 : kSweeps, impulse, after,
+                  tangential);
     // the velocities: P += m dv, L += I dw
     for (std::size_t i = 0; i < members.size(); ++i) {
       const Eigen::Index o = Eigen::Index(members[i]) * kBodyDofs;

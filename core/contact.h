@@ -1,11 +1,14 @@
-// The contact stage (issue 20): after each step, bodies that touch each other or a ground plane
-// are kept from passing through, bounce with Poisson's restitution, and rest. It runs with every
-// integrator and solver, on the state the step produced; scenes turn it on with
-// settings.contacts.
+// The contact stage (issue 20): bodies that touch each other or a ground plane are kept from
+// passing through, bounce with Poisson's restitution, rest, and stick or slide by Coulomb
+// friction (frictionPhase in contact.cpp). Scenes turn it on with settings.contacts. The
+// velocity-level steps (semi-implicit Euler, sequential impulses) call it between their kick and
+// drift, on the step's start positions and kicked velocities, so the drift moves with the
+// velocities the contacts allow (after the drift, a body held by friction on a slope had already
+// crept g sin h^2 per step); RK4 and RK45 call it after the step, on the state it reached.
 //
 // Gauss's principle in velocity space (Redon & Coquillart; the solver is core/gauss.h). The
 // bodies of a contact group (bodies linked by contacts and joints) have generalized velocities
-// u (v and w per body) after the step. The velocity after the impacts is the admissible one
+// u (v and w per body). The velocity after the impacts is the admissible one
 // nearest to u in the kinetic metric M:
 //   u+ = argmin 1/2 (u+ - u)^T M (u+ - u)   subject to
 //        n_k . (relative velocity of contact k's points) >= 0   (unilateral)
@@ -22,8 +25,8 @@
 // is Poisson's hypothesis (restitution impulse = e times compression impulse), which keeps
 // momentum and, for e = 1 and one contact, energy.
 //
-// Penetration: the step moved the bodies by h u with the velocities before the contact, so a
-// contact found after it may overlap by up to h |u . n|. Where a contact bounces (restitution
+// Penetration: a step moves the bodies by h u before the contact is found, so a contact may
+// overlap by up to h |u . n|. Where a contact bounces (restitution
 // applied) the overlap is left as it is: the body leaves it with the reflected speed, and for
 // e = 1 its energy is what it had before the step (a ball that sank by depth d at speed v, which
 // it reached falling d further, climbs back from -d at speed v: no energy from the correction).
@@ -32,12 +35,12 @@
 // force stays steady), as projection of the joints does (core/projection.h): the displacement d
 // (6 per body: translation and a small rotation) nearest to 0 in the metric M with
 //   n_k . (displacement of contact k's points) >= depth_k - slop,   J_j d = 0,
-// applied to positions only, not velocities. A resting box: each step gravity moves it down by
-// g h^2, the impulse m g h stops it and the projection lifts it back to the slop: its contact
-// forces sum to m g exactly and it keeps its potential energy.
+// applied to positions only, not velocities. A resting box: each step's kick gives it g h towards
+// the floor, the impulse m g h takes it away before the drift: its contact forces sum to m g
+// exactly and it stays at the slop.
 //
-// Contacts are found by CollisionDetector (core/collision.h) at the end of the step: only
-// penetrating pairs, no continuous detection (a body faster than its thickness per step can
+// Contacts are found by CollisionDetector (core/collision.h): only penetrating pairs, no
+// continuous detection (a body faster than its thickness per step can
 // pass through a thin one).
 #pragma once
 
