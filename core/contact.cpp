@@ -221,7 +221,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   std::vector<BodyKinematics> kin;
   bodyKinematics(model, params, y, kin);
 
-  // the query: the bodies where the step left them
+  // the query: the bodies where y places them (the step's start for the velocity-level steps)
   m_query.bodies = cm.shapes;
   for (std::size_t b = 0; b < n; ++b) {
     CollisionBody& s = m_query.bodies[b];
