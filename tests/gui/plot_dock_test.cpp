@@ -29,19 +29,33 @@ bool openPlots(ui::MainWindow& w) {
   return w.plots()->isVisible();
 }
 
-// Check a quantity as a user does: click its row in the tree, press Space.
+// Check a quantity as a user does: click its row in the tree, press Space. The tree is built from
+// the simulation's snapshot, so the rows are looked up once the snapshot of the scene just opened
+// is there (before that, the rows of the previous scene are rebuilt under the click). Under load
+// the tree scrolls to the row some events later: the click is made once the row is where it is
+// drawn, and made again if it landed before the layout did.
 bool pick(ui::MainWindow& w, const QString& fullLabel) {
+  if (!waitForSnapshot(w)) return false;
+  w.plots()->refresh();
   QTreeWidget* tree = w.plots()->quantityTree();
-  for (QTreeWidgetItemIterator it(tree); *it; ++it) {
-    QTreeWidgetItem* item = *it;
-    if (item->toolTip(0) != fullLabel) continue;
+  auto find = [&]() -> QTreeWidgetItem* {
+    for (QTreeWidgetItemIterator it(tree); *it; ++it)
+      if ((*it)->toolTip(0) == fullLabel) return *it;
+    return nullptr;
+  };
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    QTreeWidgetItem* item = find();
+    if (!item) return false;
+    if (tree->currentItem() == item) {
+      QTest::keyClick(tree, Qt::Key_Space);
+      return QTest::qWaitFor([&] { return find() && find()->checkState(0) == Qt::Checked; }, 5000);
+    }
     tree->scrollToItem(item);
-    QTest::qWait(20);
+    QTest::qWait(50);
     const QRect r = tree->visualItemRect(item);
+    if (!r.isValid() || !tree->viewport()->rect().contains(r.center())) continue;
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, QPoint(r.right() - 10, r.center().y()));
-    if (tree->currentItem() != item) return false;
-    QTest::keyClick(tree, Qt::Key_Space);
-    return item->checkState(0) == Qt::Checked;
+    QTest::qWait(20);
   }
   return false;
 }
