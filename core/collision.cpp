@@ -188,7 +188,10 @@ double jointThickness(const CollisionBody& b) {
   switch (b.shape) {
     case Shape::Sphere:
     case Shape::Rod: return b.radius;
-    case Shape::Torus: return b.minorRadius;
+    // a torus hooked at its rim wraps around what holds it: its tube crosses that body along an
+    // arc as long as the hoop (a link hung from a door's face has its tube 3 cm in the door up to
+    // 8 cm from the hook), so the whole hoop is near its joint
+    case Shape::Torus: return b.majorRadius + b.minorRadius;
     case Shape::Box: return 0.5 * b.size.minCoeff();
   }
   return 0.0;

@@ -138,8 +138,8 @@ class CollisionDetector {
 int torusChordCount(double majorRadius, double minorRadius);
 double torusSurfaceError(double majorRadius, double minorRadius);
 
-// The thickness of a body at a joint: rod and sphere radius, torus tube radius, box half its
-// smallest extent.
+// The thickness of a body at a joint: rod and sphere radius, box half its smallest extent, a
+// torus's outer radius (hooked at its rim, its tube wraps around what holds it).
 double jointThickness(const CollisionBody& b);
 // Contacts of a joined pair whose midpoint (pointA + pointB) / 2 is closer to the anchor than
 //   rho = 2 (t_A + t_B)

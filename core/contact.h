@@ -71,9 +71,10 @@ class ContactStage {
   // with its joints (a path pushing a pinned body into the floor), a message naming the bodies;
   // that group's contacts are then left out of this step.
   // assembled: per constraint part, whether it has been met since it became active
-  // (StepMemory::assembled); only those are the problem's equality rows. A joint still assembling
-  // pulls its bodies by its tau dynamics, which the contacts then resist as they would any force
-  // (held as an equality row, its approach into an overlap would be a rigid jam).
+  // (StepMemory::assembled). A body with a joint still assembling is not in place yet and takes
+  // no contacts (it passes through everything on its way, as without contacts); every present
+  // joint, assembling or not, is an equality row holding its rate, so an impact on a body in
+  // place reaches the bodies joined to it.
   std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
                       const std::vector<std::uint8_t>& assembled);
   // The contacts of the last resolve, in the detector's order.
@@ -83,6 +84,7 @@ class ContactStage {
   CollisionDetector m_detector;
   CollisionQuery m_query;
   std::vector<ContactReport> m_reports;
+  std::vector<std::uint8_t> m_settling;  // per body: a joint of it still assembles
 };
 
 }  // namespace tether::core
