@@ -22,15 +22,26 @@ std::vector<std::string> exampleNames() {
 
 class Example : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(Example, AssemblesAndNeverDiverges) {
-  const Scene scene = loadScene(std::string(TETHER_EXAMPLES_DIR) + "/" + GetParam() + ".json");
+Scene example(const std::string& name) { return loadScene(std::string(TETHER_EXAMPLES_DIR) + "/" + name + ".json"); }
+
+// Runs the scene for its duration (TETHER_EXAMPLE_SECONDS: that long), with the default
+// integrator if asked; checks it never diverges and reaches the end. Returns the summary and
+// whether the run was the full one.
+std::pair<RunSummary, bool> runToTheEnd(const Scene& scene, bool defaultIntegrator) {
   RunOptions opt;
+  if (defaultIntegrator) opt.overrides.integrator = IntegratorKind::SemiImplicitEuler;
   const char* quick = std::getenv("TETHER_EXAMPLE_SECONDS");
   if (quick) opt.until = std::atof(quick);
   const RunSummary s = runScene(scene, opt);
-  ASSERT_FALSE(s.diverged) << s.message;
+  EXPECT_FALSE(s.diverged) << s.message;
   EXPECT_NEAR(s.finalTime, opt.until.value_or(scene.settings.duration), 1e-9);
-  if (quick) return;
+  return {s, !quick};
+}
+
+TEST_P(Example, AssemblesAndNeverDiverges) {
+  const Scene scene = example(GetParam());
+  const auto [s, full] = runToTheEnd(scene, false);
+  if (!full || s.diverged) return;
   for (const ConstraintSummary& c : s.constraints) {
     EXPECT_GE(c.maxDeviation, 0.0) << c.name << " never counted as assembled";
     EXPECT_LT(c.maxDeviation, 1e-4) << c.name;
@@ -44,16 +55,7 @@ TEST_P(Example, AssemblesAndNeverDiverges) {
 // once assembled; the whipping tori of the chain between towers take longer than the file's
 // assembly time to settle with Euler, so only divergence is checked here (tests/robustness/
 // and the soak check the rest).
-TEST_P(Example, NeverDivergesWithTheDefaultIntegrator) {
-  const Scene scene = loadScene(std::string(TETHER_EXAMPLES_DIR) + "/" + GetParam() + ".json");
-  RunOptions opt;
-  opt.overrides.integrator = IntegratorKind::SemiImplicitEuler;
-  const char* quick = std::getenv("TETHER_EXAMPLE_SECONDS");
-  if (quick) opt.until = std::atof(quick);
-  const RunSummary s = runScene(scene, opt);
-  ASSERT_FALSE(s.diverged) << s.message;
-  EXPECT_NEAR(s.finalTime, opt.until.value_or(scene.settings.duration), 1e-9);
-}
+TEST_P(Example, NeverDivergesWithTheDefaultIntegrator) { runToTheEnd(example(GetParam()), true); }
 
 // Contacts switched on, and a floor at z = 0 added where the example has no plane, as the
 // app's Ground plane tool does: the models still assemble and never diverge. Parts assembling
@@ -70,30 +72,17 @@ Scene withContactsAndFloor(Scene scene) {
 }
 
 TEST_P(Example, WithContactsAndAFloorAssemblesAndNeverDiverges) {
-  const Scene file = loadScene(std::string(TETHER_EXAMPLES_DIR) + "/" + GetParam() + ".json");
+  const Scene file = example(GetParam());
   if (file.settings.contacts) GTEST_SKIP() << "contacts are on in the file: the tests above run it";
-  const Scene scene = withContactsAndFloor(file);
-  RunOptions opt;
-  const char* quick = std::getenv("TETHER_EXAMPLE_SECONDS");
-  if (quick) opt.until = std::atof(quick);
-  const RunSummary s = runScene(scene, opt);
-  ASSERT_FALSE(s.diverged) << s.message;
-  EXPECT_NEAR(s.finalTime, opt.until.value_or(scene.settings.duration), 1e-9);
-  if (quick) return;
+  const auto [s, full] = runToTheEnd(withContactsAndFloor(file), false);
+  if (!full || s.diverged) return;
   for (const ConstraintSummary& c : s.constraints) EXPECT_LT(c.maxDeviation, 1e-4) << c.name;
 }
 
 TEST_P(Example, WithContactsAndAFloorNeverDivergesWithTheDefaultIntegrator) {
-  const Scene file = loadScene(std::string(TETHER_EXAMPLES_DIR) + "/" + GetParam() + ".json");
+  const Scene file = example(GetParam());
   if (file.settings.contacts) GTEST_SKIP() << "contacts are on in the file: the tests above run it";
-  const Scene scene = withContactsAndFloor(file);
-  RunOptions opt;
-  opt.overrides.integrator = IntegratorKind::SemiImplicitEuler;
-  const char* quick = std::getenv("TETHER_EXAMPLE_SECONDS");
-  if (quick) opt.until = std::atof(quick);
-  const RunSummary s = runScene(scene, opt);
-  ASSERT_FALSE(s.diverged) << s.message;
-  EXPECT_NEAR(s.finalTime, opt.until.value_or(scene.settings.duration), 1e-9);
+  runToTheEnd(withContactsAndFloor(file), true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, Example, ::testing::ValuesIn(exampleNames()),
