@@ -250,7 +250,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     const Eigen::Index o = Eigen::Index(b) * kBodyDofs;
     s.x = y.segment<3>(o);
     s.q = Quat(y(o + 3), y(o + 4), y(o + 5), y(o + 6));
-    s.collides = s.collides && params.bodyActive[b] && !m_settling[b];
+    s.collides = params.bodyCollides[b] && params.bodyActive[b] && !m_settling[b];
   }
   m_query.planes = cm.planes;
   m_query.joined.clear();
@@ -316,13 +316,14 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       }
       if (s == 0) continue;  // two fixed bodies
       if (s == 2) join(parent, row.body[0], row.body[1]);
-      const double eB = c.bodyB >= 0 ? cm.restitution[std::size_t(c.bodyB)] : cm.planeRestitution[std::size_t(m.plane)];
-      row.restitution = std::max(cm.restitution[std::size_t(c.bodyA)], eB);
+      const auto& mat = params.bodyMaterial;  // restitution, friction, static friction
+      const double eB = c.bodyB >= 0 ? mat[std::size_t(c.bodyB)].x() : cm.planeRestitution[std::size_t(m.plane)];
+      row.restitution = std::max(mat[std::size_t(c.bodyA)].x(), eB);
       row.restitutes = row.restitution > 0.0 && row.approach < -restingSpeed;
       const bool onPlane = c.bodyB < 0;
       const std::size_t a = std::size_t(c.bodyA), b = std::size_t(onPlane ? m.plane : c.bodyB);
-      row.friction = std::sqrt(cm.friction[a] * (onPlane ? cm.planeFriction[b] : cm.friction[b]));
-      row.staticFriction = std::sqrt(cm.staticFriction[a] * (onPlane ? cm.planeStaticFriction[b] : cm.staticFriction[b]));
+      row.friction = std::sqrt(mat[a].y() * (onPlane ? cm.planeFriction[b] : mat[b].y()));
+      row.staticFriction = std::sqrt(mat[a].z() * (onPlane ? cm.planeStaticFriction[b] : mat[b].z()));
       rows.push_back(row);
     }
   if (rows.empty()) return {};

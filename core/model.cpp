@@ -122,14 +122,13 @@ Model compile(const Scene& s) {
     m.bodies.push_back(bm);
     m.bodyNames.push_back(b.name);
     p.bodyActive.push_back(b.active ? 1 : 0);
+    p.bodyCollides.push_back(b.collides ? 1 : 0);
+    p.bodyMaterial.push_back(Vec3(b.restitution, b.friction, b.staticFriction));
   }
   m.contacts.enabled = s.settings.contacts;
   m.contacts.slop = s.settings.contactSlop;
   for (const BodyDef& b : s.bodies) {
     m.contacts.shapes.push_back(collisionBody(b));
-    m.contacts.restitution.push_back(b.restitution);
-    m.contacts.friction.push_back(b.friction);
-    m.contacts.staticFriction.push_back(b.staticFriction);
   }
   for (const PlaneDef& pd : s.planes) {
     m.contacts.planes.push_back({.point = pd.point, .normal = pd.normal.normalized()});
@@ -227,6 +226,14 @@ void applyEvent(const Model& model, const EventModel& e, State& st) {
       else p.gravityOn = e.action == EventAction::Enable;
       break;
     case EventModel::Target::Body:
+      // set: whether it collides, or a material coefficient (the contact stage reads them)
+      if (e.action == EventAction::Set) {
+        if (e.param == "collides") p.bodyCollides[i] = e.value.x() != 0.0 ? 1 : 0;
+        else if (e.param == "restitution") p.bodyMaterial[i].x() = e.value.x();
+        else if (e.param == "friction") p.bodyMaterial[i].y() = e.value.x();
+        else if (e.param == "static_friction") p.bodyMaterial[i].z() = e.value.x();
+        break;
+      }
       // create: the body appears with the pose and momenta its definition gives;
       // remove: it leaves the model, with every constraint and force that touches it
       p.bodyActive[i] = e.action == EventAction::Create ? 1 : 0;

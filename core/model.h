@@ -53,13 +53,13 @@ struct EventModel {
 };
 
 // What the contact stage (core/contact.h) needs of the scene: each body's collision shape (its
-// pose is set at each step) and restitution, the ground planes.
+// pose is set at each step; whether it collides and its material are in Params, which events
+// set), the ground planes and their materials.
 struct ContactModel {
   bool enabled = false;              // settings.contacts
   double slop = 1e-6;                // settings.contact_slop, m
   std::vector<CollisionBody> shapes; // per body
-  // per body, then per plane: restitution, friction (sliding), static friction
-  std::vector<double> restitution, friction, staticFriction;
+  // per plane: restitution, friction (sliding), static friction
   std::vector<GroundPlane> planes;
   std::vector<double> planeRestitution, planeFriction, planeStaticFriction;
 };

@@ -53,6 +53,10 @@ struct Params {
   Vec3 gravity = Vec3::Zero();                // m/s^2
   bool gravityOn = true;
   std::vector<std::uint8_t> bodyActive;       // per body: exists now
+  // per body, for the contact stage: whether it collides, and its restitution, friction and
+  // static friction (x, y, z); the scene's values, which events may set
+  std::vector<std::uint8_t> bodyCollides;
+  std::vector<Vec3> bodyMaterial;
   std::vector<std::uint8_t> constraintEnabled;
   std::vector<double> tau;                    // per constraint, s
   std::vector<std::uint8_t> forceEnabled;

@@ -328,7 +328,24 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
         invalid(w + ".param", std::string("a ") + toString(s.forces[i].kind) + " has no parameter \"" + e.param +
                                "\" (it has: " + list + ")");
       }
-      invalid(w + ".target", "set applies to forces, constraints, paths and gravity");
+      if (kind == Kind::Body) {
+        // the contact stage's switches and materials, in the ranges a body's own fields take
+        checkValue(1);
+        const double v = e.value[0];
+        if (e.param == "collides") {
+          if (v != 0.0 && v != 1.0) invalid(w + ".value", "collides is 1 (on) or 0 (off)");
+        } else if (e.param == "restitution") {
+          inRange(v, 0.0, 1.0, w + ".value", "(0: no bounce, 1: elastic)");
+        } else if (e.param == "friction" || e.param == "static_friction") {
+          inRange(v, 0.0, 10.0, w + ".value", "(Coulomb's coefficient: 0 slides freely)");
+        } else {
+          std::string list;
+          for (const ParamSpec& p : settableBodyParams()) list += (list.empty() ? "" : ", ") + std::string(p.name);
+          invalid(w + ".param", "a body has no parameter \"" + e.param + "\" (it has: " + list + ")");
+        }
+        return;
+      }
+      invalid(w + ".target", "set applies to bodies, forces, constraints, paths and gravity");
   }
 }
 
@@ -343,6 +360,10 @@ std::vector<ParamSpec> settableParams(ForceKind kind) {
     case ForceKind::ConstantTorque: return {{"torque", 3}};
   }
   return {};
+}
+
+std::vector<ParamSpec> settableBodyParams() {
+  return {{"collides", 1}, {"restitution", 1}, {"friction", 1}, {"static_friction", 1}};
 }
 
 namespace {

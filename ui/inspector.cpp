@@ -92,7 +92,8 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   scroll->setWidget(m_form);
   m_recordBox = new QCheckBox(tr("Record changes as events at the playhead"), this);
   m_recordBox->setObjectName(QStringLiteral("recordEvents"));
-  m_recordBox->setToolTip(tr("Edits of enabled, exists, tau, spring and damping constants, forces and gravity add "
+  m_recordBox->setToolTip(tr("Edits of enabled, exists, tau, spring and damping constants, forces, gravity and a body's "
+                             "collides and materials add "
                              "timeline events at the playhead instead of changing the scene"));
   outer->addWidget(m_recordBox);
   outer->addWidget(m_error);
@@ -347,7 +348,7 @@ void Inspector::addBool(const QString& label, bool value, const std::function<vo
   cb->setObjectName(label);
   m_layout->addRow(label, cb);
   connect(cb, &QCheckBox::toggled, this, [this, set, label, timed](bool on) {
-    if (record(timed, {}, on)) return;
+    if (record(timed, {on ? 1.0 : 0.0}, on)) return;  // (a Set takes 1 or 0: a body's "collides")
     apply(label, [&](Scene& s) { set(s, on); }, false);
   });
 }
@@ -420,10 +421,15 @@ void Inspector::buildBody(const core::BodyDef& b) {
           [=](Scene& s, const Vec3& v) { body(s).angularVelocity = v; });
   // contacts (core/contact.h): bodies i and j touch if (group_i & mask_j) and (group_j & mask_i);
   // restitution's range is the validator's (core/validate.cpp), which refuses with the reason
-  addBool(tr("Collides"), b.collides, [=](Scene& s, bool v) { body(s).collides = v; });
-  addDouble(tr("Restitution"), QString(), b.restitution, -kBig, kBig, [=](Scene& s, double v) { body(s).restitution = v; });
-  addDouble(tr("Friction"), QString(), b.friction, -kBig, kBig, [=](Scene& s, double v) { body(s).friction = v; });
-  addDouble(tr("Static friction"), QString(), b.staticFriction, -kBig, kBig, [=](Scene& s, double v) { body(s).staticFriction = v; });
+  // (with "Record changes as events" on, these add a set event at the playhead instead)
+  auto timed = [&](const char* param) { return Timed{Timed::Kind::Set, name, param}; };
+  addBool(tr("Collides"), b.collides, [=](Scene& s, bool v) { body(s).collides = v; }, timed("collides"));
+  addDouble(tr("Restitution"), QString(), b.restitution, -kBig, kBig, [=](Scene& s, double v) { body(s).restitution = v; }, 4,
+            timed("restitution"));
+  addDouble(tr("Friction"), QString(), b.friction, -kBig, kBig, [=](Scene& s, double v) { body(s).friction = v; }, 4,
+            timed("friction"));
+  addDouble(tr("Static friction"), QString(), b.staticFriction, -kBig, kBig, [=](Scene& s, double v) { body(s).staticFriction = v; },
+            4, timed("static_friction"));
   addBits(tr("Collision group"), b.collisionGroup, [=](Scene& s, std::uint32_t v) { body(s).collisionGroup = v; });
   addBits(tr("Collision mask"), b.collisionMask, [=](Scene& s, std::uint32_t v) { body(s).collisionMask = v; });
   QStringList pts;

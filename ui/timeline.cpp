@@ -549,7 +549,7 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
   const double t = pos.x() >= labelWidth() ? clickedTime(pos.x()) : snap(playhead());
   const Scene& s = m_doc.scene();
   // what a target can have: enable/disable (constraints, forces, gravity), create/remove
-  // (bodies), set (its settable parameters)
+  // (bodies), set (its settable parameters: a body's are its collisions and materials)
   auto addActions = [&](QMenu* m, Lane::Kind kind, const std::string& name) {
     auto act = [&](const QString& text, EventAction a) {
       m->addAction(text, this, [this, a, name, t] { addEvent(a, name, {}, {}, t); });
@@ -559,13 +559,12 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
     if (kind == Lane::Kind::Body) {
       act(tr("Create at %1 s").arg(t), EventAction::Create);
       act(tr("Remove at %1 s").arg(t), EventAction::Remove);
-      return;
-    }
-    if (kind != Lane::Kind::Path) {
+    } else if (kind != Lane::Kind::Path) {
       act(tr("Enable at %1 s").arg(t), EventAction::Enable);
       act(tr("Disable at %1 s").arg(t), EventAction::Disable);
     }
     std::vector<core::ParamSpec> params;
+    if (kind == Lane::Kind::Body) params = core::settableBodyParams();
     if (kind == Lane::Kind::Path) params = {{"speed", 1}};
     if (kind == Lane::Kind::Gravity) params = {{"acceleration", 3}};
     if (kind == Lane::Kind::Constraint) params = {{"tau", 1}};

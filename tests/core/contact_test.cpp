@@ -327,5 +327,46 @@ TEST(Contacts, TheSceneFileHoldsPlanesMaterialsAndFiltersAndNamesBadValues) {
   EXPECT_NE(error(head + R"("settings":{"contact_slop":-1}})").find("settings.contact_slop"), std::string::npos);
 }
 
+// Timeline events switch a body's collisions and set its materials: a ball bouncing with e = 0.8
+// stops bouncing once an event sets its restitution to 0, and falls through the floor once
+// another switches its collisions off. The events round-trip through the file; bad ones are named.
+TEST(Contacts, EventsSwitchCollisionsAndSetMaterials) {
+  Scene s = contactScene();
+  s.bodies.push_back(sphere("ball", Vec3(0, 0, 1.1), 0.1));
+  s.bodies[0].restitution = 0.8;
+  s.events.push_back({.time = 2.0, .action = EventAction::Set, .target = "ball", .param = "restitution", .value = {0.0}});
+  s.events.push_back({.time = 4.0, .action = EventAction::Set, .target = "ball", .param = "collides", .value = {0.0}});
+  EXPECT_EQ(sceneFromJson(sceneToJson(s)).events, s.events);
+  auto sim = simulate(s);
+  const auto bounces = apexes(*sim, 0.1, 1.9);
+  ASSERT_GE(bounces.size(), 2u);  // bouncing before the first event
+  EXPECT_GT(bounces.back(), 0.01);
+  ASSERT_TRUE(sim->advanceTo(2.5).ok);
+  double highest = 0.0;
+  for (double t = 2.5; t <= 3.9; t += 0.01) {
+    ASSERT_TRUE(sim->advanceTo(t).ok);
+    highest = std::max(highest, sim->state().bodies[0].x.z());
+  }
+  EXPECT_LT(highest, 0.1 + 1e-4);  // resting on the floor (the centre a radius above it)
+  EXPECT_GT(highest, 0.1 - 1e-4);
+  ASSERT_TRUE(sim->advanceTo(5.0).ok);
+  EXPECT_LT(sim->state().bodies[0].x.z(), -1.0);  // through the floor: it no longer collides
+
+  const auto error = [](const std::string& events) {
+    try {
+      sceneFromJson(R"({"format":"tether-scene","version":1,"bodies":[{"name":"b","type":"sphere"}],"events":)" + events + "}");
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"restitution","value":1.5}])").find("events[0].value"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"collides","value":0.5}])").find("1 (on) or 0 (off)"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"mass","value":2}])").find("has no parameter \"mass\""),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace tether::core::test

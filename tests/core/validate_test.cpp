@@ -454,10 +454,12 @@ TEST(Validate, EventsMustFitTheirTargets) {
       {"a constant force as a number", [](Scene& s) { s.events[9].value = {1.0}; }, "events[9].value: must be an array of 3 numbers"},
       {"a constant force negative (fine: a direction)", [](Scene& s) { s.events[9].value = {-1.0, -2.0, 0.0}; }, "(no error)"},
       // set: nothing else
-      {"set a body", [](Scene& s) { s.events[4].target = "ball"; },
-       "events[4].target: set applies to forces, constraints, paths and gravity"},
+      {"set a body's stiffness", [](Scene& s) { s.events[4].target = "ball"; },
+       "events[4].param: a body has no parameter \"stiffness\" (it has: collides, restitution, friction, static_friction)"},
+      {"set a body's friction past 10", [](Scene& s) { s.events[4].target = "ball"; s.events[4].param = "friction"; },
+       "events[4].value: must be between 0 and 10 (Coulomb's coefficient: 0 slides freely) (is 30)"},
       {"set a nail", [](Scene& s) { s.events[4].target = "n2"; },
-       "events[4].target: set applies to forces, constraints, paths and gravity"},
+       "events[4].target: set applies to bodies, forces, constraints, paths and gravity"},
   });
 }
 

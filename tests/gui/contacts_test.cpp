@@ -254,6 +254,26 @@ class ContactsTest : public QObject {
     QCOMPARE(b.friction, core::BodyDef{}.friction);
     QCOMPARE(b.collisionGroup, 1u);
     QCOMPARE(b.collisionMask, 0xffffffffu);
+
+    // recorded as events at the playhead: unchecking Collides adds "set collides 0", a
+    // restitution typed adds "set restitution"; the body's own fields stay as they were
+    w.inspector()->setRecordEvents(true);
+    QTest::qWait(10);
+    collides = w.inspector()->findChild<QCheckBox*>("Collides");
+    QVERIFY(collides && collides->isChecked());
+    collides->click();
+    QVERIFY(typeInto(w, "Restitution", "0.1"));
+    w.inspector()->setRecordEvents(false);
+    const auto& events = doc.scene().events;
+    QCOMPARE(int(events.size()), 2);
+    QCOMPARE(events[0].action, core::EventAction::Set);
+    QCOMPARE(events[0].target, std::string("ball"));
+    QCOMPARE(events[0].param, std::string("collides"));
+    QCOMPARE(events[0].value, std::vector<double>{0.0});
+    QCOMPARE(events[1].param, std::string("restitution"));
+    QCOMPARE(events[1].value, std::vector<double>{0.1});
+    QVERIFY(b.collides);
+    QCOMPARE(b.restitution, core::BodyDef{}.restitution);
     doc.undoStack()->setClean();
   }
 
