@@ -385,6 +385,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     };
 
     // compression
+    if (m_recorder) m_recorder(velocityProblem);
     const gauss::Solution compression = solve(velocityProblem);
     if (!compression.ok) {
       conflict("left out of this step", compression.error);

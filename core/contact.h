@@ -46,6 +46,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -79,11 +80,15 @@ class ContactStage {
                       const std::vector<std::uint8_t>& assembled);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
+  // Called with each group's velocity problem before it is solved (the cross-check of the
+  // motion-space and contact-space solvers on running scenes; empty: none).
+  void setProblemRecorder(std::function<void(const gauss::Problem&)> recorder) { m_recorder = std::move(recorder); }
 
  private:
   CollisionDetector m_detector;
   CollisionQuery m_query;
   std::vector<ContactReport> m_reports;
+  std::function<void(const gauss::Problem&)> m_recorder;
   std::vector<std::uint8_t> m_settling;  // per body: a joint of it still assembles
 };
 

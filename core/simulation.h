@@ -43,6 +43,10 @@ class Simulation {
   // none: see ContactStage::resolve).
   const std::vector<ContactReport>& contacts() const { return m_contacts.contacts(); }
   const std::string& contactProblem() const { return m_contactProblem; }
+  // Each contact group's velocity problem, as the contact stage solves it (ContactStage).
+  void setContactProblemRecorder(std::function<void(const gauss::Problem&)> recorder) {
+    m_contacts.setProblemRecorder(std::move(recorder));
+  }
 
   // |D| of every constraint now (Euclidean norm of its rows); -1 for inactive ones.
   void deviations(std::vector<double>& out) const;
