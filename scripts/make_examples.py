@@ -69,6 +69,22 @@ def bouncing_ball():
                    "restitution": 0.8}], planes=[FLOOR])
 
 
+def rolling_ball():
+    # a ramp (a plane tilted 0.3 rad, falling towards +x, above the floor for x < 0) meets the
+    # floor at x = 0; a wall stands at x = 6. The ball, released 2 m up the ramp, rolls without
+    # slipping by friction alone (mu = 0.5 >= 2/7 tan 0.3 = 0.088): a = 5/7 g sin(0.3) = 2.07 m/s^2
+    theta, r = 0.3, 0.1
+    n = [math.sin(theta), 0.0, math.cos(theta)]
+    x0 = -2.0
+    surface = [x0, 0.0, -math.tan(theta) * x0]
+    ramp = {"name": "ramp", "point": [0, 0, 0], "normal": n, "restitution": 0.0, "friction": 0.5, "static_friction": 0.5}
+    wall = {"name": "wall", "point": [6, 0, 0], "normal": [-1, 0, 0], "restitution": 0.5}
+    ball = {"name": "ball", "type": "sphere", "radius": r, "density": 1000,
+            "position": [surface[i] + (r - 5e-7) * n[i] for i in range(3)], "restitution": 0.0}
+    return scene("A ball rolls down a ramp without slipping (friction alone: a = 5/7 g sin theta), along the floor "
+                 "into a wall, and back up the ramp.", contact_settings(), [ball], planes=[ramp, FLOOR, wall])
+
+
 def box_stack():
     # a millimetre apart and a little off-centre (by up to 2 mm): they fall onto each other and stand
     bodies = [{"name": "box%d" % (i + 1), "type": "box", "size": [0.3, 0.3, 0.2], "density": 500,
@@ -430,6 +446,7 @@ def main():
     write("box_stack", box_stack())
     write("newtons_cradle", newtons_cradle())
     write("torus_chain", torus_chain())
+    write("rolling_ball", rolling_ball())
 
 
 if __name__ == "__main__":

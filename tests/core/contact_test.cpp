@@ -328,6 +328,49 @@ TEST(Contacts, TheSceneFileHoldsPlanesMaterialsAndFiltersAndNamesBadValues) {
   EXPECT_NE(error(head + R"("settings":{"contact_slop":-1}})").find("settings.contact_slop"), std::string::npos);
 }
 
+// A solid ball on a slope, by friction alone (no rolling constraint): with I = 2/5 m r^2 about
+// its centre, rolling without slipping (v = w r) down a slope of angle theta takes the friction
+// f = m g sin theta - m a and the torque f r = I a / r, so a = g sin theta / (1 + I / (m r^2))
+// = 5/7 g sin theta, and f = 2/7 m g sin theta: it rolls while mu >= 2/7 tan theta. Below that
+// it slides, a = g (sin theta - mu cos theta), while friction spins it up: dw/dt = mu m g cos
+// theta r / I = 5/2 mu g cos theta / r.
+TEST(Contacts, ABallRollsDownASlopeWithoutSlippingByFriction) {
+  const double theta = 0.3, r = 0.1, g = 9.81;
+  const auto roll = [&](double mu) {
+    const Vec3 n(-std::sin(theta), 0.0, std::cos(theta));
+    Scene s = contactScene();
+    s.planes[0].normal = n;
+    s.planes[0].friction = s.planes[0].staticFriction = mu;
+    BodyDef b = sphere("ball", (r - 5e-7) * n, r);
+    b.friction = b.staticFriction = mu;
+    s.bodies.push_back(b);
+    return simulate(s);
+  };
+  const Vec3 down(-std::cos(theta), 0.0, -std::sin(theta)), axis(0, 1, 0);  // w along -y rolls it down
+  {
+    auto sim = roll(0.5);  // 2/7 tan(0.3) = 0.088 < 0.5: it rolls
+    const double m = sim->model().bodies[0].mass, I = 0.4 * m * r * r;
+    ASSERT_TRUE(sim->advanceTo(0.5).ok);
+    const double v1 = sim->state().bodies[0].P.dot(down) / m;
+    ASSERT_TRUE(sim->advanceTo(1.5).ok);
+    const double v2 = sim->state().bodies[0].P.dot(down) / m, w2 = -sim->state().bodies[0].L.dot(axis) / I;
+    EXPECT_NEAR(v2 - v1, 5.0 / 7.0 * g * std::sin(theta), 1e-3 * g);
+    EXPECT_NEAR(w2 * r, v2, 1e-4 * v2);  // no slip at the contact
+  }
+  {
+    const double mu = 0.05;  // < 0.088: it slides and spins up
+    auto sim = roll(mu);
+    const double m = sim->model().bodies[0].mass, I = 0.4 * m * r * r;
+    ASSERT_TRUE(sim->advanceTo(0.5).ok);
+    const double v1 = sim->state().bodies[0].P.dot(down) / m, w1 = -sim->state().bodies[0].L.dot(axis) / I;
+    ASSERT_TRUE(sim->advanceTo(1.5).ok);
+    const double v2 = sim->state().bodies[0].P.dot(down) / m, w2 = -sim->state().bodies[0].L.dot(axis) / I;
+    EXPECT_NEAR(v2 - v1, g * (std::sin(theta) - mu * std::cos(theta)), 1e-3 * g);
+    EXPECT_NEAR(w2 - w1, 2.5 * mu * g * std::cos(theta) / r, 1e-3 * g / r);
+    EXPECT_GT(v2 - w2 * r, 0.1);  // slipping
+  }
+}
+
 // Timeline events switch a body's collisions and set its materials: a ball bouncing with e = 0.8
 // stops bouncing once an event sets its restitution to 0, and falls through the floor once
 // another switches its collisions off. The events round-trip through the file; bad ones are named.
