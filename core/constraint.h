@@ -47,6 +47,9 @@ struct EvalContext {
   const std::vector<Path>& paths;
   double t = 0.0;
   const std::vector<PathClock>* clocks = nullptr;  // per path; null: every path at speed 1
+  // per constraint: the integral of a velocity constraint's error since it became active
+  // (StepMemory::velocityIntegral; see Constraint::nonholonomic); null: zero
+  const std::vector<Vec3>* velocityIntegral = nullptr;
 };
 
 using Mat33 = Eigen::Matrix3d;
@@ -146,6 +149,15 @@ class Constraint {
   // False when D's gradient vanishes at the solution (orientation, scalar point-to-nail): then
   // Newton projection is degenerate and the constraint is held by its stabilization alone.
   virtual bool projectable() const { return true; }
+  // A velocity (non-holonomic) constraint (Hong et al. Sec. 4): it prescribes a rate,
+  // g = J u - v_o(t) = 0, and has no deviation of position. evaluate() sets D1 = g, the
+  // Jacobian and c = J' u - v_o' (so that dg/dt = J [a; alpha] + c) and leaves D to the
+  // assembler, which puts there the integral of g since the constraint became active
+  // (StepMemory::velocityIntegral): with D = int g dt, D1 = g, D2 = dg/dt, the Barzel-Barr law
+  // D'' + 2/tau D' + D/tau^2 = 0 is Baumgarte's with the integral term (Hong Eqn. 32, alpha = beta
+  // = 1/tau), and the implicit method (Hong Eqn. 31) targets g(t + h) = 0 with no D at all.
+  // Such a constraint is never projected (no position can meet a rate).
+  virtual bool nonholonomic() const { return false; }
   // True when the rows' directions turn in the world on their own, not only with the bodies (a
   // distance's rows lie along the line between its points); then turnRate says how fast.
   virtual bool rowsTurnOnTheirOwn() const { return false; }

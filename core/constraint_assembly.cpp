@@ -12,9 +12,13 @@ void ConstraintAssembly::reset(const Model& model) {
   ++m_layout;
   m_bodies.clear();
   m_projectable.clear();
+  m_nonholonomic.clear();
+  m_anyNonholonomic = false;
   for (const auto& c : model.constraints) {
     m_bodies.push_back(c->bodies());
-    m_projectable.push_back(c->projectable());
+    m_nonholonomic.push_back(c->nonholonomic());
+    m_projectable.push_back(c->projectable() && !c->nonholonomic());
+    m_anyNonholonomic = m_anyNonholonomic || c->nonholonomic();
   }
   m_active.clear();
   m_active.reserve(nc);
@@ -45,6 +49,10 @@ void ConstraintAssembly::evaluate(const Model& model, const Params& params, cons
     }
     ConstraintRows& r = m_rows[j];
     model.constraints[j]->evaluate(ctx, r);
+    if (m_anyNonholonomic && m_nonholonomic[j]) {
+      const bool feedback = model.settings.stabilization != StabilizationKind::Implicit;
+      r.D = feedback && ctx.velocityIntegral && j < ctx.velocityIntegral->size() ? (*ctx.velocityIntegral)[j] : Vec3::Zero();
+    }
     if (m_node[j] != count) changed = true;
     m_node[j] = count;
     if (size_t(count) < m_active.size()) m_active[size_t(count)] = static_cast<int>(j);

@@ -36,6 +36,8 @@ class ConstraintAssembly {
   // Stage "constraint rows": evaluate the constraints present under params (enabled, bodies
   // active) at the kinematics of ctx, and lay out rows and columns in constraint order. The
   // incidence lists are rebuilt only when the active set or some constraint's bodies change.
+  // A velocity constraint's D is the integral of its error (ctx.velocityIntegral), or zero
+  // under the implicit stabilization, which feeds back no integral (Constraint::nonholonomic).
   void evaluate(const Model& model, const Params& params, const EvalContext& ctx);
 
   const std::vector<ConstraintRows>& rows() const { return m_rows; }     // per constraint
@@ -47,6 +49,8 @@ class ConstraintAssembly {
   int colCount() const { return m_colCount; }                             // sum of f
   bool symmetric() const { return m_symmetric; }                          // every force is J^T (virtual work)
   bool projectable(int j) const { return m_projectable[size_t(j)] != 0; }  // Constraint::projectable
+  bool nonholonomic(int j) const { return m_nonholonomic[size_t(j)] != 0; }  // Constraint::nonholonomic
+  bool anyNonholonomic() const { return m_anyNonholonomic; }
   // per body: the (constraint, slot) pairs of every active constraint
   const std::vector<std::vector<std::pair<int, int>>>& incidence() const { return m_incidence; }
   // changes whenever some constraint's bodies or row count change (BlockSystem::select)
@@ -68,6 +72,8 @@ class ConstraintAssembly {
   std::vector<ConstraintRows> m_rows;
   std::vector<BodyList> m_bodies;            // per constraint (Constraint::bodies, asked once)
   std::vector<std::uint8_t> m_projectable;   // per constraint (Constraint::projectable)
+  std::vector<std::uint8_t> m_nonholonomic;  // per constraint (Constraint::nonholonomic)
+  bool m_anyNonholonomic = false;
   std::vector<int> m_active, m_rowOffset, m_colOffset;
   std::vector<int> m_node;
   int m_rowCount = 0, m_colCount = 0;

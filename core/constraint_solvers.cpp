@@ -172,13 +172,17 @@ void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params,
   for (int j : a.active()) {
     const ConstraintRows& r = rows[size_t(j)];
     const Vec3 g = inertiaTurn(r, kin);
-    const Vec3 d1 = velocityTarget(r, j, params.tau[size_t(j)], stab, g);
+    const bool velocityRows = a.nonholonomic(j);
+    const bool held = heldAtVelocityLevel(a, stab, j) && !velocityRows;
+    const double tau = params.tau[size_t(j)];
+    const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, tau, stab, heldAtVelocityLevel(a, stab, j))
+                                 : velocityTarget(r, j, tau, stab, g, held);
     nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
     // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see
     // VelocityLevelEquation::form): the target takes it off
-    const double turn = stab.held(j) ? 0.5 * h : h;
+    const double turn = held ? 0.5 * h : h;
     Vec3 ju0 = Vec3::Zero();
     for (int s = 0; s < r.nb; ++s) {
       const BodyKinematics& k = kin[size_t(r.body[s])];

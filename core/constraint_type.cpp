@@ -11,6 +11,8 @@
 #include "core/constraints/point_to_nail.h"
 #include "core/constraints/point_to_path.h"
 #include "core/constraints/point_to_point.h"
+#include "core/constraints/point_velocity.h"
+#include "core/constraints/rolling.h"
 #include "core/constraints/scalar_point_to_nail.h"
 #include "core/constraints/sphere_to_sphere.h"
 #include "core/scene_io.h"
@@ -24,7 +26,7 @@ const std::vector<const ConstraintType*>& constraintTypes() {
       &PointToNailDef::type(), &PointToPointDef::type(),   &PointToPathDef::type(),
       &OrientationDef::type(), &PointOnLineDef::type(),    &PointOnPlaneDef::type(),
       &SphereToSphereDef::type(), &DistanceDef::type(),    &ScalarPointToNailDef::type(),
-      &HingeDef::type(),
+      &HingeDef::type(),       &PointVelocityDef::type(), &RollingDef::type(),
   };
   return all;
 }
@@ -52,6 +54,27 @@ std::string nailForClick(const ConstraintClick& c, const ToolContext& ctx, ToolR
   NailDef n{ctx.uniqueName("nail"), c.position};
   result.newNails.push_back(n);
   return n.name;
+}
+
+std::string pathForClicks(const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx,
+                          ToolResult& result) {
+  if (second.kind == ConstraintClick::Kind::PathPoint) return second.ref.target;
+  PathDef path;
+  path.name = ctx.uniqueName("path");
+  path.kind = PathKind::Circle;
+  path.center = second.position;
+  path.normal = ctx.workPlaneNormal;
+  const Vec3 d = first.position - second.position;
+  const Vec3 r = d - path.normal.dot(d) * path.normal;
+  if (r.norm() < 1e-3) {
+    result.error = "click the circle's centre away from the point.";
+    return {};
+  }
+  path.radius = r.norm();
+  path.u = r.normalized();
+  path.period = 4.0;
+  result.newPaths.push_back(path);
+  return path.name;
 }
 
 PointRef pointForClick(const ConstraintClick& c, const ToolContext& ctx, ToolResult& result) {

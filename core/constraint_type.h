@@ -219,5 +219,10 @@ void requireTwoBodies(const PointRef& a, const PointRef& b, const std::string& w
 std::string nailForClick(const ConstraintClick& c, const ToolContext& ctx, ToolResult& result);
 // The point a click means: a body point or path point as clicked, else a nail as nailForClick.
 PointRef pointForClick(const ConstraintClick& c, const ToolContext& ctx, ToolResult& result);
+// The path a second click means for a point first clicked: the clicked path's, or a new circle
+// about the spot through the point in the work plane, 4 s a turn (added to result); "" with
+// result.error when the spot is the point.
+std::string pathForClicks(const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx,
+                          ToolResult& result);
 
 }  // namespace tether::core

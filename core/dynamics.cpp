@@ -59,7 +59,8 @@ double updateAssembled(const ConstraintSystem& sys, std::vector<std::uint8_t>& a
     const ConstraintRows& r = sys.rows()[size_t(j)];
     const double d = maxAbs(r.D, r.d);
     if (d <= kAssembledThreshold) assembled[size_t(j)] = 1;
-    if (assembled[size_t(j)]) maxD = std::max(maxD, d);
+    // (a velocity constraint's D, the integral of its error, is no position to project)
+    if (assembled[size_t(j)] && !sys.assembly().nonholonomic(j)) maxD = std::max(maxD, d);
   }
   return maxD;
 }
@@ -82,7 +83,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   const bool cached = ctx.rowsCurrent && &y == &ctx.y && t == ctx.rowsT;
   ctx.rowsCurrent = cached;  // a hit leaves the rows as they were (refresh() between steps)
   if (!cached) computeKinematics(model, params, y, ctx);
-  const EvalContext ectx{ctx.kin, model.paths, t, &params.pathClock};
+  const EvalContext ectx{ctx.kin, model.paths, t, &params.pathClock, ctx.velocityIntegral};
   computeExternalForces(model, params, ectx, ctx);
   if (!cached) ctx.system.evaluate(model, params, ectx);
 

@@ -36,6 +36,9 @@ struct StepContext {
   std::vector<int> chosen;                // projection: the constraints it acts on
   double hNext = 0.0;                     // RK45: proposed next step, s
   double h = 1e-3;                        // the step being taken, s (implicit stabilization)
+  // the velocity constraints' integrals the evaluations read (the State's
+  // StepMemory::velocityIntegral, set by Simulation before each step); null: zero
+  const std::vector<Vec3>* velocityIntegral = nullptr;
   long evaluations = 0;                   // right-hand-side evaluations so far
   // The kinematics and constraint rows in `kin` and `system` were evaluated at y as it is now
   // and at rowsT: set after a velocity-level projection, which ends on an evaluation at the
@@ -58,7 +61,7 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
 // since they became active (sticky; cleared while inactive). An assembled constraint is
 // projected (projectPositions) and, at the velocity level, held by the implicit target (see
 // core/velocity_level.h); the others go on assembling with their tau. Returns the largest
-// |D_i| of the assembled ones.
+// |D_i| of the assembled ones but the velocity constraints (Constraint::nonholonomic).
 inline constexpr double kAssembledThreshold = 1e-3;
 double updateAssembled(const ConstraintSystem& sys, std::vector<std::uint8_t>& assembled);
 

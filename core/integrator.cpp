@@ -143,7 +143,7 @@ namespace {
 // The force stages up to assembly at (t, y): kinematics, external forces, constraint rows.
 void assembleAt(const Model& model, const Params& p, double t, StepContext& c, StepMemory& memory) {
   computeKinematics(model, p, c.y, c);
-  const EvalContext ectx{c.kin, model.paths, t, &p.pathClock};
+  const EvalContext ectx{c.kin, model.paths, t, &p.pathClock, c.velocityIntegral};
   computeExternalForces(model, p, ectx, c);
   c.system.assemble(model, p, ectx, c.F, c.T, stabilization(model.settings, c.h, &memory.assembled));
 }

@@ -87,6 +87,10 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
       if (st.memory.rateOffset.empty()) st.memory.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
       st.memory.rateOffset[c] = oldState.memory.rateOffset[size_t(j)];
     }
+    if (size_t(j) < oldState.memory.velocityIntegral.size()) {
+      if (st.memory.velocityIntegral.empty()) st.memory.velocityIntegral.assign(newModel.constraints.size(), Vec3::Zero());
+      st.memory.velocityIntegral[c] = oldState.memory.velocityIntegral[size_t(j)];
+    }
   }
 
   // the mouse spring follows its body

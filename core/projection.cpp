@@ -10,15 +10,16 @@ namespace {
 // The constraint rows at (t, y) (kinematics, D, D1, J): no forces, no B.
 void evaluateRowsAt(const Model& model, const Params& p, double t, StepContext& c) {
   computeKinematics(model, p, c.y, c);
-  c.system.evaluate(model, p, EvalContext{c.kin, model.paths, t, &p.pathClock});
+  c.system.evaluate(model, p, EvalContext{c.kin, model.paths, t, &p.pathClock, c.velocityIntegral});
 }
 
-// The largest |D| (rates: |D1|) over the assembled constraints.
+// The largest |D| (rates: |D1|) over the assembled constraints but the velocity constraints
+// (their D is an integral, and their rates are left to their stabilization).
 double largestAssembled(const ConstraintSystem& sys, const std::vector<std::uint8_t>& assembled, bool rates) {
   double maxD = 0.0;
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
-    if (assembled[size_t(j)]) maxD = std::max(maxD, maxAbs(rates ? r.D1 : r.D, r.d));
+    if (assembled[size_t(j)] && !sys.assembly().nonholonomic(j)) maxD = std::max(maxD, maxAbs(rates ? r.D1 : r.D, r.d));
   }
   return maxD;
 }
@@ -29,7 +30,7 @@ void gatherAssembled(const ConstraintSystem& sys, const std::vector<std::uint8_t
   mu.setZero(sys.assembly().rowCount());
   for (int j : sys.active()) {
     const ConstraintRows& r = sys.rows()[size_t(j)];
-    if (assembled[size_t(j)]) scatterRows(mu, sys.rowOffset()[size_t(j)], rates ? r.D1 : r.D, r.d);
+    if (assembled[size_t(j)] && !sys.assembly().nonholonomic(j)) scatterRows(mu, sys.rowOffset()[size_t(j)], rates ? r.D1 : r.D, r.d);
   }
 }
 
@@ -87,11 +88,11 @@ void bodyImpulses(const ConstraintSystem& sys, const Eigen::VectorXd& mu, StepCo
 
 // The largest assembled rate after the impulses c.dLin, c.dAng were applied to the momenta,
 // predicted from the rows (they are linear in the momenta).
-double largestRateAfterImpulses(const Model& model, const ConstraintSystem& sys,
+double largestRateAfterImpulses(const ConstraintSystem& sys,
                                 const std::vector<std::uint8_t>& assembled, const StepContext& c) {
   double after = 0.0;
   for (int j : sys.active()) {
-    if (!assembled[size_t(j)] || !model.constraints[size_t(j)]->projectable()) continue;
+    if (!assembled[size_t(j)] || !sys.assembly().projectable(j)) continue;
     const ConstraintRows& r = sys.rows()[size_t(j)];
     Vec3 rate = r.D1;
     for (int s = 0; s < r.nb; ++s) {
@@ -173,14 +174,14 @@ bool positionNewtonStep(const Model& model, const Params& p, double t, StepConte
 // The momenta projected so that the assembled rates vanish, du = -W J^T (J W J^T)^-1 D1, applied
 // only if that decreases the largest of them (the last factorization is slightly stale, which
 // is enough to spoil long, ill-conditioned chains).
-bool projectRates(const Model& model, StepContext& c, const std::vector<std::uint8_t>& assembled) {
+bool projectRates(StepContext& c, const std::vector<std::uint8_t>& assembled) {
   const double maxRate = largestAssembled(c.system, assembled, true);
   if (!(maxRate > 0.0)) return false;
   gatherAssembled(c.system, assembled, true, c.mu);
   factorAssembled(c, assembled);
   solveAssembled(c, c.mu);
   bodyImpulses(c.system, c.mu, c);
-  if (!(largestRateAfterImpulses(model, c.system, assembled, c) < maxRate)) return false;
+  if (!(largestRateAfterImpulses(c.system, assembled, c) < maxRate)) return false;
   applyMomentumCorrection(c);
   return true;
 }
@@ -208,7 +209,7 @@ bool projectPositions(const Model& model, const Params& p, double t, StepContext
     c.rowsCurrent = true;
     return changed;
   }
-  return projectRates(model, c, assembled) || changed;
+  return projectRates(c, assembled) || changed;
 }
 
 }  // namespace tether::core

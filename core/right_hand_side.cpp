@@ -18,8 +18,11 @@ void formAccelerationLevel(const ConstraintAssembly& a, const Params& params, co
         b = r.c + (2.0 * stab.alpha) * r.D1 + (stab.beta * stab.beta) * r.D;
         break;
       case StabilizationKind::Implicit:
-        // Hong et al. Eqn. 11: the velocity-product terms are dropped
+        // Hong et al. Eqn. 11: the velocity-product terms are dropped. A velocity constraint
+        // (Eqn. 31, D = 0 here): g(t + h) = g + h dg/dt = 0 with dg/dt = J [a; alpha] + c, so its
+        // c (J' u - v_o') stays: b = c + g / h
         b = r.D1 / stab.h + r.D / (stab.h * stab.h);
+        if (a.nonholonomic(j)) b += r.c;
         break;
     }
     addFreeAcceleration(b, r, a.kinematics(), Fext, Text, 1.0);

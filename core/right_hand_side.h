@@ -5,6 +5,7 @@
 //   B_k = J_k [a0; alpha0] + c_k + (2 / tau_k) D1_k + D_k / tau_k^2            (tau)
 //   B_k = J_k [a0; alpha0] + c_k + 2 alpha D1_k + beta^2 D_k                    (Baumgarte)
 //   B_k = J_k [a0; alpha0] + D1_k / h + D_k / h^2                               (implicit, Hong Eqn. 11)
+//   B_k = J_k [a0; alpha0] + c_k + D1_k / h             (implicit, a velocity constraint: Hong Eqn. 31)
 // where a0 = F_E / m and alpha0 = I^-1 (T_E + L x w) are each body's acceleration without
 // constraint forces (paper Eqn. 7, with beta's gyroscopic part moved into alpha0): with
 // D2 = J [a; alpha] + c and [a; alpha] = [a0; alpha0] + W [G; H] Fc, D2 = (prescribed) is

@@ -28,6 +28,8 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
                      : stability::kSubstepTurnEuler;
   for (size_t j = 0; j < m_model->constraints.size(); ++j)
     if (m_model->constraints[j]->rowsTurnOnTheirOwn()) m_turningRows.push_back(int(j));
+  for (size_t j = 0; j < m_model->constraints.size(); ++j)
+    if (m_model->constraints[j]->nonholonomic()) m_velocityRows.push_back(int(j));
 }
 
 // A spring of stiffness k between points of mobility mu_a, mu_b (the acceleration of a point per
@@ -108,6 +110,9 @@ StepMemory& Simulation::preparedMemory() {
   if (memory.lastForce.size() != m.constraints.size()) memory.lastForce.assign(m.constraints.size(), Vec3::Zero());
   if (memory.impulses.size() != m.constraints.size()) memory.impulses.assign(m.constraints.size(), Vec3::Zero());
   if (memory.spinTrend.dw.size() != m.bodies.size()) memory.spinTrend.dw.assign(m.bodies.size(), Vec3::Zero());
+  if (!m_velocityRows.empty() && memory.velocityIntegral.size() != m.constraints.size())
+    memory.velocityIntegral.assign(m.constraints.size(), Vec3::Zero());
+  m_ctx.velocityIntegral = m_velocityRows.empty() ? nullptr : &memory.velocityIntegral;
   return memory;
 }
 
@@ -128,6 +133,11 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
       updateAssembled(m_ctx.system, memory.assembled);
       m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled);
     };
+  // the velocity constraints' errors at the start: their integral over the step by the
+  // trapezoidal rule for the continuous-time integrators (second order; the rectangle rule's
+  // h/2 (g_start - g_end) per step left a point 2.5e-4 m off after assembling with rk4)
+  const bool velocityLevel = stabilization(m.settings, h, nullptr).velocityLevel;
+  if (!m_velocityRows.empty() && !velocityLevel) velocityErrors(m_state.t, m_ctx.y, m_rateStart);
   bool kicked = false;
   const double taken = integrate(m, m_state.params, m_state.t, h, m_ctx, memory, contactsAfterKick, &kicked);
   if (m.settings.integrator == IntegratorKind::RK45 && m.settings.solver != SolverKind::SequentialImpulses)
@@ -160,6 +170,20 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   }
   if (tooFast) *tooFast = m_stepTurn > maxTurn;
   if (m_stepTurn > maxTurn) return true;
+  if (!m_velocityRows.empty()) {
+    // their integral, by the rectangle rule at the step's end for the velocity-level steps (the
+    // first-order quadrature Hong et al. use, and the one x' = x + h v' is: their targets are
+    // derived with it, see velocityConstraintTarget), else the trapezoidal rule; zero while a
+    // constraint is not present
+    velocityErrors(m_state.t + taken, m_ctx.y, m_rateEnd);
+    std::vector<Vec3>& integral = m_state.memory.velocityIntegral;
+    for (size_t k = 0; k < m_velocityRows.size(); ++k) {
+      Vec3& I = integral[size_t(m_velocityRows[k])];
+      if (std::isnan(m_rateEnd[k].x())) I.setZero();
+      else I += velocityLevel ? Vec3(taken * m_rateEnd[k]) : Vec3(0.5 * taken * (m_rateStart[k] + m_rateEnd[k]));
+    }
+    m_ctx.rowsCurrent = false;  // (rows a projection left hold the integral as it was)
+  }
   unpack(m_ctx.y, m_state.bodies);
   m_packed = true;
   m_state.t += taken;
@@ -369,6 +393,23 @@ void Simulation::refresh() {
   evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx, &preparedMemory());
 }
 
+void Simulation::velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out) {
+  const Model& m = *m_model;
+  bodyKinematics(m, m_state.params, y, m_rateKin);
+  const EvalContext ctx{m_rateKin, m.paths, t, &m_state.params.pathClock};
+  out.assign(m_velocityRows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+  ConstraintRows rows;
+  for (size_t k = 0; k < m_velocityRows.size(); ++k) {
+    const size_t j = size_t(m_velocityRows[k]);
+    const Constraint& c = *m.constraints[j];
+    bool present = m_state.params.constraintEnabled[j] != 0;
+    for (int b : c.bodies()) present = present && m_state.params.bodyActive[size_t(b)];
+    if (!present) continue;
+    c.evaluate(ctx, rows);
+    out[k] = rows.D1;
+  }
+}
+
 void Simulation::deviations(std::vector<double>& out) const {
   const Model& m = *m_model;
   std::vector<BodyKinematics> kin;
@@ -382,6 +423,8 @@ void Simulation::deviations(std::vector<double>& out) const {
     for (int b : m.constraints[j]->bodies()) present = present && m_state.params.bodyActive[size_t(b)];
     if (!present) continue;
     m.constraints[j]->evaluate(ctx, rows);
+    if (m.constraints[j]->nonholonomic())
+      rows.D = j < m_state.memory.velocityIntegral.size() ? m_state.memory.velocityIntegral[j] : Vec3::Zero();
     out[j] = rows.D.head(rows.d).norm();
   }
 }

@@ -48,7 +48,8 @@ class Simulation {
     m_contacts.setProblemRecorder(std::move(recorder));
   }
 
-  // |D| of every constraint now (Euclidean norm of its rows); -1 for inactive ones.
+  // |D| of every constraint now (Euclidean norm of its rows; a velocity constraint's D is the
+  // integral of its error, StepMemory::velocityIntegral); -1 for inactive ones.
   void deviations(std::vector<double>& out) const;
 
  private:
@@ -91,6 +92,11 @@ class Simulation {
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
   std::vector<double> m_forceMobility;
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
+  std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
+  std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
+  std::vector<Vec3> m_rateStart, m_rateEnd;  // per velocity constraint: its error g at a step's start and end
+  // Each velocity constraint's error g at (t, y) into out (m_velocityRows' order; NaN: not present).
+  void velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out);
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
   static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };

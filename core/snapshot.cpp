@@ -95,7 +95,13 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
     const ConstraintRows& r = sys.rows()[size_t(j)];
     ConstraintDraw& c = out.constraints[size_t(j)];
     c.active = true;
-    c.deviation = r.D.head(r.d).norm();
+    // (a velocity constraint's: the integral of its error, which the implicit method leaves out of D)
+    const Vec3 D = sys.assembly().nonholonomic(j) && size_t(j) < st.memory.velocityIntegral.size()
+                       ? st.memory.velocityIntegral[size_t(j)]
+                       : r.D;
+    double d2 = 0.0;  // (|D| over the d rows, written out: see gatherRows)
+    for (int i = 0; i < r.d; ++i) d2 += D(i) * D(i);
+    c.deviation = std::sqrt(d2);
     out.maxDeviation = std::max(out.maxDeviation, c.deviation);
     c.point[0] = r.point[0];
     c.point[1] = r.point[1];

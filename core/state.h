@@ -85,6 +85,9 @@ struct StepMemory {
   std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
                                    // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
                                    // empty (all held): unknown
+  std::vector<Vec3> velocityIntegral;  // per constraint: a velocity constraint's error integrated over the steps
+                                       // since it became active, int g dt (Constraint::nonholonomic), m; zero
+                                       // for the others and while inactive
 };
 
 struct State {

@@ -31,9 +31,9 @@ Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin
   return g;
 }
 
-Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g) {
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held) {
   const double h = stab.h;
-  if (stab.held(j)) {
+  if (held) {
     // Held: aim to cancel D within a step (D1* = -D/h, Hong et al.), over the scene's step dt
     // even when this step is shorter (a substep, an event or the end of a run between grid
     // points): -D/h of a 1e-7 m residue over a 1e-8 s step threw the links of a chain at 10 m/s.
@@ -83,6 +83,32 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
   return Vec3::Zero();
 }
 
+// A velocity constraint's rows g = J u - v_o(t) (D1), with D = I = int g dt to the start of the
+// step (zero under the implicit method). The step ends with I' = I + h g' (Simulation adds the
+// rate measured at the step's end, the rectangle rule), and that rate is the solved one moved on
+// by the rows' own change over the step: g' = T + h c + O(h^2) with T = J(t) u' - v_o(t) the
+// rate the solve sets (c = J' u - v_o', the rows turning with the bodies and the drive's
+// acceleration). The laws, each stepped implicitly in g':
+//   implicit (Hong Eqn. 31):        g' = 0
+//   held (tau, once assembled):     g' = -I / h            (I' = 0: the integral cancelled in a step)
+//   tau (assembling):               g' = g - h (2/tau g' + I/tau^2)  ->  g' = (g - h I/tau^2) / (1 + 2h/tau)
+//   Baumgarte (Hong Eqn. 32):       g' = (g - h beta^2 I) / (1 + 2h alpha)
+// and T = g' - h c. (A holonomic held target's -h/2 c is a position's: D moves with the step's
+// mean rate, an integral of g with its end rate.)
+Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab, bool held) {
+  const double h = stab.h;
+  Vec3 end = Vec3::Zero();
+  switch (stab.kind) {
+    case StabilizationKind::Implicit: break;
+    case StabilizationKind::Tau:
+      end = held ? Vec3(r.D * (-1.0 / std::max(h, stab.hNominal))) : Vec3((r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau));
+      break;
+    case StabilizationKind::Baumgarte:
+      end = (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
+      break;
+  }
+  return end - h * r.c;
+}
 
 void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& params, const std::vector<Vec3>& Fext,
                                  const std::vector<Vec3>& Text, const Stabilization& stab, Eigen::VectorXd& B) {
@@ -114,7 +140,8 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     const int j = active[node];
     const ConstraintRows& r = a.rows()[size_t(j)];
     Vec3 b;
-    if (holding && heldPointPair(r, j, *stab.assembled)) {
+    const bool velocityRows = a.nonholonomic(j);
+    if (holding && !velocityRows && heldPointPair(r, j, *stab.assembled)) {
       // the common case, written out: held, every slot a point slot (PointConstraintPart)
       b = (r.D1 - heldTarget(r.D, holdRate)) * invH;
       // the first guess of the fixed point: c at w moved on by its trend over the last step (or
@@ -134,10 +161,13 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
       continue;
     }
     const Vec3 g = inertiaTurn(r, kin);
-    b = (r.D1 - velocityTarget(r, j, params.tau[size_t(j)], stab, g)) * invH;
+    const bool held = heldAtVelocityLevel(a, stab, j);
+    const double tau = params.tau[size_t(j)];
+    b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, tau, stab, held) : velocityTarget(r, j, tau, stab, g, held))) * invH;
     if (m_nextOffset.empty()) m_nextOffset.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
     m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
-    addFreeAcceleration(b, r, kin, Fext, Text, stab.held(j) ? 0.5 : 1.0);
+    // (a velocity constraint's target is the rate at the step's end: the whole turn of the inertia)
+    addFreeAcceleration(b, r, kin, Fext, Text, held && !velocityRows ? 0.5 : 1.0);
     scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
   }
 }

@@ -31,8 +31,19 @@ namespace tether::core {
 // turning with them (the gyroscopic term; see VelocityLevelEquation::form and velocityTarget).
 Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin);
 
-// The rate D1* a velocity-level step aims constraint j's rows at (derived in velocity_level.cpp).
-Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g);
+// Whether constraint j is held at the velocity level (the implicit target; see velocityTarget):
+// assembled, unless it is a velocity constraint under Baumgarte, which keeps Baumgarte's law
+// with the integral term (Hong et al. Eqn. 32) throughout, as the paper's comparison has it.
+inline bool heldAtVelocityLevel(const ConstraintAssembly& a, const Stabilization& stab, int j) {
+  return stab.held(j) && !(stab.kind == StabilizationKind::Baumgarte && a.nonholonomic(j));
+}
+
+// The rate D1* a velocity-level step aims constraint j's rows at (derived in velocity_level.cpp);
+// held: see heldAtVelocityLevel. Not for velocity constraints: velocityConstraintTarget.
+Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held);
+
+// The same for a velocity constraint (Constraint::nonholonomic; derived in velocity_level.cpp).
+Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab, bool held);
 
 class VelocityLevelEquation {
  public:

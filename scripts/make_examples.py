@@ -85,6 +85,31 @@ def rolling_ball():
                  "into a wall, and back up the ramp.", contact_settings(), [ball], planes=[ramp, FLOOR, wall])
 
 
+def rolling_sphere():
+    # the rolling constraint (a velocity constraint) beside a frictionless slide: two balls on a
+    # plane tilted 0.3 rad (falling towards -x), thrown across it at 1 m/s; the one held by
+    # "rolling" runs down at 5/7 g sin(theta) = 2.07 m/s^2 and turns as it rolls, the one on a
+    # point-on-plane slides down at g sin(theta) = 2.90 m/s^2 without turning. Contacts off, default
+    # integrator: the constraints alone hold them.
+    theta, r = 0.3, 0.15
+    n = [math.sin(theta), 0.0, math.cos(theta)]
+    origin = [0.0, 0.0, 3.0]
+    def on_plane(x, y):
+        z = origin[2] - math.tan(theta) * x
+        return [x + r * n[0], y, z + r * n[2]]
+    roller = {"name": "roller", "type": "sphere", "radius": r, "density": 1000,
+              "position": on_plane(0.0, -1.0), "velocity": [0, 1.0, 0], "angular_velocity": [-1.0 / r * n[2], 0, 1.0 / r * n[0]]}
+    slider = {"name": "slider", "type": "sphere", "radius": r, "density": 1000,
+              "position": on_plane(0.0, 1.0), "velocity": [0, -1.0, 0]}
+    return scene("Two balls thrown across a plane tilted 0.3 rad: the one held by the rolling (velocity) constraint "
+                 "rolls down at 5/7 g sin theta, turning, the one held by point-on-plane slides down faster at "
+                 "g sin theta without turning.",
+                 {"dt": 0.001, "duration": 2.5}, [roller, slider],
+                 constraints=[{"name": "roll", "type": "rolling", "body": "roller", "origin": origin, "normal": n},
+                              {"name": "slide", "type": "point_on_plane", "point": "slider.center",
+                               "origin": [origin[i] + r * n[i] for i in range(3)], "normal": n}])
+
+
 def box_stack():
     # a millimetre apart and a little off-centre (by up to 2 mm): they fall onto each other and stand
     bodies = [{"name": "box%d" % (i + 1), "type": "box", "size": [0.3, 0.3, 0.2], "density": 500,
@@ -410,6 +435,17 @@ def three_link_bar():
                               {"name": "pin", "type": "point_to_nail", "point": "bar3.end2", "nail": "ground"}])
 
 
+def three_link_bar_velocity():
+    # the same bar driven as in the paper's Sec. 4: the driven end's velocity is prescribed (a
+    # non-holonomic constraint), not its position; it starts at rest, on the circle
+    bar = three_link_bar()
+    bar["description"] = ("Hong et al. Sec. 4 and Fig. 1: three rods joined by spherical joints, the last pinned to "
+                          "the ground; the first rod's free end is given the velocity of a point running round a "
+                          "circle in the x-y plane (a velocity, non-holonomic constraint), not its position.")
+    bar["constraints"][0] = {"name": "driven", "type": "point_velocity", "point": "bar1.end1", "path": "drive"}
+    return bar
+
+
 def door_on_hinge():
     # a 43 kg door (0.9 x 0.04 x 2.0 m, wood) on a fixed post, held open at about 110 degrees but
     # off its hinge (5-8 cm away, tilted): it assembles onto the hinge (a point and an axis), and
@@ -440,6 +476,8 @@ def main():
     write("space_station", space_station())
     write("pandoras_chain", pandoras_chain())
     write("three_link_bar", three_link_bar())
+    write("three_link_bar_velocity", three_link_bar_velocity())
+    write("rolling_sphere", rolling_sphere())
     write("card_house", card_house())
     write("door_on_hinge", door_on_hinge())
     write("bouncing_ball", bouncing_ball())

@@ -478,9 +478,11 @@ std::vector<std::unique_ptr<Tool>> makeTools(ToolContext& ctx) {
   t.push_back(std::make_unique<ControlPointTool>(ctx));
   const auto& types = core::constraintTypes();
   for (size_t i = 0; i < types.size(); ++i) {
-    // Ctrl+1 .. Ctrl+9, Ctrl+0; none past the tenth
-    const QKeySequence key = i < 10 ? QKeySequence(Qt::CTRL | (i == 9 ? Qt::Key_0 : Qt::Key(Qt::Key_1 + int(i))))
-                                    : QKeySequence();
+    // Ctrl+1 .. Ctrl+9, Ctrl+0, then Ctrl+Shift+1 .. Ctrl+Shift+9, Ctrl+Shift+0
+    const auto digit = [](size_t k) { return k == 9 ? Qt::Key_0 : Qt::Key(Qt::Key_1 + int(k)); };
+    const QKeySequence key = i < 10   ? QKeySequence(Qt::CTRL | digit(i))
+                             : i < 20 ? QKeySequence(Qt::CTRL | Qt::SHIFT | digit(i - 10))
+                                      : QKeySequence();
     t.push_back(std::make_unique<ConstraintTool>(ctx, *types[i], key));
   }
   return t;

@@ -17,6 +17,19 @@ void PointOnPlane::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.point[1] = k.p - out.D(0) * m_n;
 }
 
+std::vector<GuideSegment> planeGrid(const Vec3& normal, const GuideContext& g) {
+  Vec3 e1, e2;
+  orthonormalBasis(normal.normalized(), e1, e2);
+  const double h = 0.05 * g.span;
+  const Vec3& at = g.at;
+  std::vector<GuideSegment> out;
+  for (int k = -2; k <= 2; ++k) {
+    out.push_back({at + k * 0.5 * h * e1 - h * e2, at + k * 0.5 * h * e1 + h * e2});
+    out.push_back({at + k * 0.5 * h * e2 - h * e1, at + k * 0.5 * h * e2 + h * e1});
+  }
+  return out;
+}
+
 const ConstraintType& PointOnPlaneDef::type() {
   using F = ConstraintField;
   static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
@@ -33,17 +46,8 @@ const ConstraintType& PointOnPlaneDef::type() {
         return {std::make_shared<PointOnPlane>(r.point(l.point), l.origin, l.normal)};
       },
       // a small grid in the plane around the point (5 lines each way, 0.1 span across)
-      .guides = [](const ConstraintParams& p, const GuideContext& g) -> std::vector<GuideSegment> {
-        Vec3 e1, e2;
-        orthonormalBasis(p.as<PointOnPlaneDef>().normal.normalized(), e1, e2);
-        const double h = 0.05 * g.span;
-        const Vec3& at = g.at;
-        std::vector<GuideSegment> out;
-        for (int k = -2; k <= 2; ++k) {
-          out.push_back({at + k * 0.5 * h * e1 - h * e2, at + k * 0.5 * h * e1 + h * e2});
-          out.push_back({at + k * 0.5 * h * e2 - h * e1, at + k * 0.5 * h * e2 + h * e1});
-        }
-        return out;
+      .guides = [](const ConstraintParams& p, const GuideContext& g) {
+        return planeGrid(p.as<PointOnPlaneDef>().normal, g);
       },
       .secondPrompt = "Click a point of the plane (horizontal through it). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext&, ToolResult& out) {

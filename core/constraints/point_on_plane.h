@@ -31,4 +31,7 @@ struct PointOnPlaneDef {
   bool operator==(const PointOnPlaneDef&) const = default;
 };
 
+// A small grid in the plane of the given normal around g.at (5 lines each way, 0.1 span across).
+std::vector<GuideSegment> planeGrid(const Vec3& normal, const GuideContext& g);
+
 }  // namespace tether::core

@@ -24,27 +24,8 @@ const ConstraintType& PointToPathDef::type() {
       },
       .secondPrompt = "Click a path's moving point, or a spot: the point circles around it (4 s a turn). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        if (second.kind == ConstraintClick::Kind::PathPoint) {
-          out.constraint.params = PointToPathDef{.point = first.ref, .path = second.ref.target};
-          return;
-        }
-        // a circle about the second click through the point, in the work plane, 4 s a turn
-        PathDef path;
-        path.name = ctx.uniqueName("path");
-        path.kind = PathKind::Circle;
-        path.center = second.position;
-        path.normal = ctx.workPlaneNormal;
-        const Vec3 d = first.position - second.position;
-        const Vec3 r = d - path.normal.dot(d) * path.normal;
-        if (r.norm() < 1e-3) {
-          out.error = "click the circle's centre away from the point.";
-          return;
-        }
-        path.radius = r.norm();
-        path.u = r.normalized();
-        path.period = 4.0;
-        out.constraint.params = PointToPathDef{.point = first.ref, .path = path.name};
-        out.newPaths.push_back(path);
+        const std::string path = pathForClicks(first, second, ctx, out);
+        if (!path.empty()) out.constraint.params = PointToPathDef{.point = first.ref, .path = path};
       },
   };
   return t;

@@ -151,12 +151,7 @@ TEST(Solver, HongThreeLinkBarStaysBounded) {
   for (StabilizationKind method : {StabilizationKind::Implicit, StabilizationKind::Baumgarte})
     for (double dt : {0.01, 0.001}) {
       Scene s = base;
-      s.settings.integrator = IntegratorKind::SemiImplicitEuler;
-      s.settings.stabilization = method;
-      s.settings.baumgarteAlpha = 0.5 / dt;
-      s.settings.baumgarteBeta = 1.0 / dt;
-      s.settings.projection = false;
-      s.settings.dt = dt;
+      test::hongSettings(s, method, dt);
       // start assembled: the driven end on its circle
       auto sim = test::simulate(s);
       const std::string file = (outDir / (std::string(toString(method)) + "_dt" + (dt == 0.01 ? "0.01" : "0.001") + ".csv")).string();

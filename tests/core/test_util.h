@@ -114,6 +114,17 @@ inline Scene compoundPendulum(double tau) {
   return s;
 }
 
+// Hong et al.'s experiment (Sec. 5): first-order steps (semi-implicit Euler), no projection, the
+// given method at step dt, Baumgarte's parameters alpha = 0.5/dt, beta = 1/dt.
+inline void hongSettings(Scene& s, StabilizationKind method, double dt) {
+  s.settings.integrator = IntegratorKind::SemiImplicitEuler;
+  s.settings.stabilization = method;
+  s.settings.baumgarteAlpha = 0.5 / dt;
+  s.settings.baumgarteBeta = 1.0 / dt;
+  s.settings.projection = false;
+  s.settings.dt = dt;
+}
+
 // Kinetic + gravity + spring energy of the simulation's state, J.
 inline double mechanicalEnergy(const Simulation& sim) { return energy(sim.model(), sim.state()).total(); }
 

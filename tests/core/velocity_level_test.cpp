@@ -42,7 +42,7 @@ TEST(VelocityLevel, AssemblingTargetFollowsTheTauLawWhileTheRowsTurn) {
   const Vec3 V0 = D10 - 0.5 * h * c;
   double worst = 0.0;
   for (int n = 1; n <= 2000; ++n) {  // 40 tau
-    const Vec3 T = velocityTarget(r, 0, tau, stab, Vec3::Zero());
+    const Vec3 T = velocityTarget(r, 0, tau, stab, Vec3::Zero(), false);
     offset[0] = 0.5 * h * r.c;  // what form() records for the next step (g = 0)
     r.D += h * T + 0.5 * h * h * r.c;
     r.D1 = T + h * r.c;
@@ -69,7 +69,7 @@ TEST(VelocityLevel, HeldTargetCancelsDOverTheScenesStep) {
   stab.hNominal = 1.0 / 240.0;
   for (double h : {1.0 / 240.0, 1e-8}) {
     stab.h = h;
-    const Vec3 T = velocityTarget(r, 0, 0.1, stab, Vec3(1.0, 1.0, 1.0));
+    const Vec3 T = velocityTarget(r, 0, 0.1, stab, Vec3(1.0, 1.0, 1.0), stab.held(0));
     const Vec3 expected = -r.D / stab.hNominal - 0.5 * h * r.c;
     EXPECT_LT((T - expected).norm(), 1e-12 * expected.norm()) << "h = " << h;
   }
