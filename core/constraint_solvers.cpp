@@ -173,10 +173,9 @@ void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params,
     const ConstraintRows& r = rows[size_t(j)];
     const Vec3 g = inertiaTurn(r, kin);
     const bool velocityRows = a.nonholonomic(j);
-    const bool held = heldAtVelocityLevel(a, stab, j) && !velocityRows;
+    const bool held = heldAtVelocityLevel(a, stab, j);
     const double tau = params.tau[size_t(j)];
-    const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, tau, stab, heldAtVelocityLevel(a, stab, j))
-                                 : velocityTarget(r, j, tau, stab, g, held);
+    const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, tau, stab) : velocityTarget(r, j, tau, stab, g, held);
     nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the

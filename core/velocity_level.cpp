@@ -90,18 +90,17 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
 // rate the solve sets (c = J' u - v_o', the rows turning with the bodies and the drive's
 // acceleration). The laws, each stepped implicitly in g':
 //   implicit (Hong Eqn. 31):        g' = 0
-//   held (tau, once assembled):     g' = -I / h            (I' = 0: the integral cancelled in a step)
-//   tau (assembling):               g' = g - h (2/tau g' + I/tau^2)  ->  g' = (g - h I/tau^2) / (1 + 2h/tau)
+//   tau:                            g' = g - h (2/tau g' + I/tau^2)  ->  g' = (g - h I/tau^2) / (1 + 2h/tau)
 //   Baumgarte (Hong Eqn. 32):       g' = (g - h beta^2 I) / (1 + 2h alpha)
 // and T = g' - h c. (A holonomic held target's -h/2 c is a position's: D moves with the step's
 // mean rate, an integral of g with its end rate.)
-Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab, bool held) {
+Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab) {
   const double h = stab.h;
   Vec3 end = Vec3::Zero();
   switch (stab.kind) {
     case StabilizationKind::Implicit: break;
     case StabilizationKind::Tau:
-      end = held ? Vec3(r.D * (-1.0 / std::max(h, stab.hNominal))) : Vec3((r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau));
+      end = (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau);
       break;
     case StabilizationKind::Baumgarte:
       end = (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
@@ -163,11 +162,11 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     const Vec3 g = inertiaTurn(r, kin);
     const bool held = heldAtVelocityLevel(a, stab, j);
     const double tau = params.tau[size_t(j)];
-    b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, tau, stab, held) : velocityTarget(r, j, tau, stab, g, held))) * invH;
+    b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, tau, stab) : velocityTarget(r, j, tau, stab, g, held))) * invH;
     if (m_nextOffset.empty()) m_nextOffset.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
     m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
     // (a velocity constraint's target is the rate at the step's end: the whole turn of the inertia)
-    addFreeAcceleration(b, r, kin, Fext, Text, held && !velocityRows ? 0.5 : 1.0);
+    addFreeAcceleration(b, r, kin, Fext, Text, held ? 0.5 : 1.0);
     scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
   }
 }

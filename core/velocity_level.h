@@ -32,10 +32,12 @@ namespace tether::core {
 Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin);
 
 // Whether constraint j is held at the velocity level (the implicit target; see velocityTarget):
-// assembled, unless it is a velocity constraint under Baumgarte, which keeps Baumgarte's law
-// with the integral term (Hong et al. Eqn. 32) throughout, as the paper's comparison has it.
+// assembled, and not a velocity constraint. Those keep their stabilization's law throughout
+// (velocityConstraintTarget): held, the integral of their error would be cancelled in one step,
+// and an integral of 1 mm (the assembled mark) is a kick of 1 m/s at h = 1 ms: a sliding ball
+// put on a rolling constraint reversed its slip in its second step.
 inline bool heldAtVelocityLevel(const ConstraintAssembly& a, const Stabilization& stab, int j) {
-  return stab.held(j) && !(stab.kind == StabilizationKind::Baumgarte && a.nonholonomic(j));
+  return stab.held(j) && !a.nonholonomic(j);
 }
 
 // The rate D1* a velocity-level step aims constraint j's rows at (derived in velocity_level.cpp);
@@ -43,7 +45,7 @@ inline bool heldAtVelocityLevel(const ConstraintAssembly& a, const Stabilization
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held);
 
 // The same for a velocity constraint (Constraint::nonholonomic; derived in velocity_level.cpp).
-Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab, bool held);
+Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab);
 
 class VelocityLevelEquation {
  public:

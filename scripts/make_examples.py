@@ -87,27 +87,26 @@ def rolling_ball():
 
 def rolling_sphere():
     # the rolling constraint (a velocity constraint) beside a frictionless slide: two balls on a
-    # plane tilted 0.3 rad (falling towards -x), thrown across it at 1 m/s; the one held by
-    # "rolling" runs down at 5/7 g sin(theta) = 2.07 m/s^2 and turns as it rolls, the one on a
-    # point-on-plane slides down at g sin(theta) = 2.90 m/s^2 without turning. Contacts off, default
-    # integrator: the constraints alone hold them.
-    theta, r = 0.3, 0.15
-    n = [math.sin(theta), 0.0, math.cos(theta)]
-    origin = [0.0, 0.0, 3.0]
-    def on_plane(x, y):
-        z = origin[2] - math.tan(theta) * x
-        return [x + r * n[0], y, z + r * n[2]]
-    roller = {"name": "roller", "type": "sphere", "radius": r, "density": 1000,
-              "position": on_plane(0.0, -1.0), "velocity": [0, 1.0, 0], "angular_velocity": [-1.0 / r * n[2], 0, 1.0 / r * n[0]]}
-    slider = {"name": "slider", "type": "sphere", "radius": r, "density": 1000,
-              "position": on_plane(0.0, 1.0), "velocity": [0, -1.0, 0]}
-    return scene("Two balls thrown across a plane tilted 0.3 rad: the one held by the rolling (velocity) constraint "
-                 "rolls down at 5/7 g sin theta, turning, the one held by point-on-plane slides down faster at "
-                 "g sin theta without turning.",
-                 {"dt": 0.001, "duration": 2.5}, [roller, slider],
-                 constraints=[{"name": "roll", "type": "rolling", "body": "roller", "origin": origin, "normal": n},
+    # level plane, each on a spring (k = 139 N/m, rest length 0) to a nail at its centre's height,
+    # pulled 0.5 m out and let go. The sliding one (point-on-plane) has all its mass in the
+    # oscillation: period 2 pi sqrt(m/k) = 2.0 s; the rolling one must also spin, which adds
+    # 2/5 m: period 2 pi sqrt(7/5 m/k) = 2.37 s. They start in step and drift apart.
+    r = 0.15
+    m = 1000.0 * 4.0 / 3.0 * math.pi * r ** 3
+    k = round(m * math.pi ** 2, 1)  # the slider's period 2 s
+    balls, nails, forces = [], [], []
+    for name, y in (("roller", -0.4), ("slider", 0.4)):
+        balls.append({"name": name, "type": "sphere", "radius": r, "density": 1000, "position": [0.5, y, r]})
+        nails.append({"name": name + "_anchor", "position": [0, y, r]})
+        forces.append({"name": name + "_spring", "type": "spring", "a": "nail:" + name + "_anchor",
+                       "b": name + ".center", "stiffness": k, "rest_length": 0})
+    return scene("Two balls on springs on a level floor, pulled out and let go: the one held by the rolling (velocity) "
+                 "constraint turns as it rolls and swings with a period of 2.37 s (its spin adds 2/5 of its mass); "
+                 "the one held by point-on-plane slides without turning, period 2.0 s.",
+                 {"dt": 0.001, "duration": 20}, balls, nails=nails, forces=forces,
+                 constraints=[{"name": "roll", "type": "rolling", "body": "roller", "origin": [0, 0, 0], "normal": [0, 0, 1]},
                               {"name": "slide", "type": "point_on_plane", "point": "slider.center",
-                               "origin": [origin[i] + r * n[i] for i in range(3)], "normal": n}])
+                               "origin": [0, 0, r], "normal": [0, 0, 1]}])
 
 
 def box_stack():
