@@ -9,6 +9,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # collision detection (core/collision.cpp): Bullet's collision module, double precision (*-float64)
   libbullet-dev
+  # the pile benchmark's peers (tests/bench/pile_bench.cpp; not linked into Tether): Bullet's
+  # dynamics (libbullet-dev above) and ODE
+  libode-dev
   # the desktop app: Qt 6 Widgets + OpenGL widgets, GLM, libepoxy (GL loader for render/)
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libglm-dev libepoxy-dev libgl-dev
   # the plot dock (Qt Charts: Qt's own chart widget, axes, zoom and series over QGraphicsView)

@@ -495,5 +495,44 @@ TEST(Contacts, MotionAndContactSpaceAgreeOnTheExamplesProblems) {
   RecordProperty("worst_relative_difference", text.str());
 }
 
+// A pile of 80 spheres and capsules poured into a box (one group past the exact solver's size:
+// projected Gauss-Seidel): the light capsules falling into each other ask the overlap
+// projection for large turns, which is then cut to 0.1 rad a step instead of skipped (skipped, as
+// for a group with joints, the pile kept 6 mm of overlap for good). After 1.5 s no overlap
+// exceeds 0.1 mm, and nothing leaves the box.
+TEST(Contacts, APileOfSpheresAndCapsulesPouredIntoABoxKeepsItsOverlapsSmall) {
+  Scene s = contactScene();
+  const double cell = 0.08, w = 4 * cell;
+  const std::pair<Vec3, Vec3> walls[] = {{Vec3::Zero(), Vec3::UnitX()}, {Vec3(w, w, 0), -Vec3::UnitX()},
+                                         {Vec3::Zero(), Vec3::UnitY()}, {Vec3(w, w, 0), -Vec3::UnitY()}};
+  for (const auto& [point, normal] : walls)
+    s.planes.push_back({.name = "wall" + std::to_string(s.planes.size()), .point = point, .normal = normal, .restitution = 0.0});
+  for (int k = 0; k < 5; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) {
+        const Vec3 at((i + 0.5) * cell + 0.002 * (k % 3), (j + 0.5) * cell - 0.002 * (i % 2), 0.01 + (k + 0.5) * cell);
+        BodyDef b = (i + j + k) % 2 ? rod("b", at - Vec3(0.03, 0.01 * (j - 1.5), 0.01), at + Vec3(0.03, 0.01 * (j - 1.5), 0.01), 0.02)
+                                    : sphere("b", at, 0.035);
+        b.name = "b" + std::to_string(s.bodies.size());
+        b.restitution = 0.0;
+        s.bodies.push_back(b);
+      }
+  auto sim = simulate(s);
+  double deepest = 0.0;
+  for (int k = 1; k <= 1500; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    if (k >= 1000)
+      for (const ContactReport& c : sim->contacts()) deepest = std::max(deepest, c.contact.depth);
+  }
+  EXPECT_LT(deepest, 1e-4);
+  for (const BodyState& b : sim->state().bodies) {
+    EXPECT_GT(b.x.z(), 0.0);
+    EXPECT_GT(b.x.x(), 0.0);
+    EXPECT_LT(b.x.x(), w);
+    EXPECT_GT(b.x.y(), 0.0);
+    EXPECT_LT(b.x.y(), w);
+  }
+}
+
 }  // namespace
 }  // namespace tether::core::test
