@@ -2,6 +2,8 @@
 // mouse clicks through QTest, screenshots read back from the X server.
 #include "gui_util.h"
 
+#include <QElapsedTimer>
+
 using namespace tether;
 using namespace tether::test;
 
@@ -113,7 +115,17 @@ class GuiTest : public QObject {
 
     QVERIFY(w.setTool("select"));
     w.play();
-    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 1.0, 30000);
+    // Watch the swing while it plays: where play is paused depends on the machine's load, and a
+    // swing (period ~0.8 s) passes its start position again, so the turn is the largest seen.
+    double turned = 0;
+    QElapsedTimer watch;
+    watch.start();
+    while (w.simulation().snapshot()->t < 1.0 && watch.elapsed() < 30000) {
+      QTest::qWait(10);
+      const auto seen = w.simulation().snapshot();
+      if (seen->bodies.size() > 1) turned = std::max(turned, std::abs(seen->bodies[1].q.y()));
+    }
+    QVERIFY(w.simulation().snapshot()->t >= 1.0);
     w.pause();
     QTRY_VERIFY(!w.simulation().snapshot()->playing);
     const auto snap = w.simulation().snapshot();
@@ -121,8 +133,9 @@ class GuiTest : public QObject {
     const Vec3 hingePoint = left.position + Vec3(0.1, 0, 0);
     const Vec3 held = pose.x + pose.q * Vec3(-0.1, 0, 0);
     QVERIFY2((held - hingePoint).norm() < 1e-3, qPrintable(QString("joint open by %1 m").arg((held - hingePoint).norm())));
-    // it has turned (a swing through the bottom and back, period ~0.8 s), about y only
-    QVERIFY2(std::abs(pose.q.y()) > 0.05 && std::hypot(pose.q.x(), pose.q.z()) < 1e-6,
+    // it has turned (through the bottom: sin(angle/2) > 0.3), about y only
+    QVERIFY2(turned > 0.3, qPrintable(QString("largest turn seen: q.y = %1").arg(turned)));
+    QVERIFY2(std::hypot(pose.q.x(), pose.q.z()) < 1e-6,
              qPrintable(QString("orientation (%1, %2, %3, %4)").arg(pose.q.w()).arg(pose.q.x()).arg(pose.q.y()).arg(pose.q.z())));
     QVERIFY2(std::hypot(pose.w.x(), pose.w.z()) < 1e-6 * (1 + pose.w.norm()),
              qPrintable(QString("spin (%1, %2, %3)").arg(pose.w.x()).arg(pose.w.y()).arg(pose.w.z())));
