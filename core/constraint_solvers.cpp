@@ -150,7 +150,8 @@ bool DenseSvdSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B
 
 void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params, const Stabilization& stab,
                               int sweeps, std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses,
-                              Eigen::VectorXd& fc, std::vector<Vec3>& nextOffset) {
+                              Eigen::VectorXd& fc, std::vector<Vec3>& nextOffset,
+                              std::vector<Vec3>& nextAim) {
   const std::vector<BodyKinematics>& kin = a.kinematics();
   const std::vector<ConstraintRows>& rows = a.rows();
   const double h = stab.h;
@@ -169,13 +170,15 @@ void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params,
     return ju;
   };
   nextOffset.assign(rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+  nextAim.clear();
   for (int j : a.active()) {
     const ConstraintRows& r = rows[size_t(j)];
     const Vec3 g = inertiaTurn(r, kin);
     const bool velocityRows = a.nonholonomic(j);
     const bool held = heldAtVelocityLevel(a, stab, j);
     const double tau = params.tau[size_t(j)];
-    const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, tau, stab) : velocityTarget(r, j, tau, stab, g, held);
+    if (velocityRows && nextAim.empty()) nextAim.assign(rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+    const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, j, tau, stab, g, nextAim) : velocityTarget(r, j, tau, stab, g, held);
     nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the

@@ -110,12 +110,13 @@ class RegularizedSolver final : public ConstraintSolver {
 // core/velocity_level.h). Each sweep visits the constraints in order and applies
 // dLambda = K^T (K K^T)^-1 (D1* - J u) with K = J W G (the constraint's effective inverse mass).
 // impulses warm-starts and returns the accumulated impulse per constraint; fc gets impulse / h,
-// nextOffset the rate offsets for the next step (see velocityTarget).
+// nextOffset the rate offsets for the next step (see velocityTarget), nextAim the velocity
+// constraints' aims (see velocityConstraintTarget).
 class SequentialImpulses {
  public:
   void step(const ConstraintAssembly& a, const Params& params, const Stabilization& stab, int sweeps,
             std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses, Eigen::VectorXd& fc,
-            std::vector<Vec3>& nextOffset);
+            std::vector<Vec3>& nextOffset, std::vector<Vec3>& nextAim);
 
  private:
   std::vector<Vec3> m_target;  // target rate per constraint

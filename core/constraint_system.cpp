@@ -91,7 +91,7 @@ void ConstraintSystem::solve(SolverKind kind) {
 
 void ConstraintSystem::sequentialImpulses(const Params& params, const Stabilization& stab, int sweeps,
                                           std::vector<Vec3>& P, std::vector<Vec3>& L, std::vector<Vec3>& impulses) {
-  m_impulses.step(m_assembly, params, stab, sweeps, P, L, impulses, m_fc, m_velocity.nextOffsets());
+  m_impulses.step(m_assembly, params, stab, sweeps, P, L, impulses, m_fc, m_velocity.nextOffsets(), m_velocity.nextAims());
   m_report.path = SolvePath::None;
   m_report.reason = "sequential impulses";
 }

@@ -71,8 +71,12 @@ class ConstraintSystem {
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
   const Eigen::VectorXd& rightHandSide() const { return m_B; }            // B, stacked
   const Eigen::SparseMatrix<double>& matrix() const { return m_assembly.matrix(); }
-  // The rate offsets of the step just formed, into out (StepMemory::rateOffset; see velocityTarget).
-  void takeRateOffsets(std::vector<Vec3>& out) { out.swap(m_velocity.nextOffsets()); }
+  // The rate offsets and velocity constraints' aims of the step just formed, into offsets and aims
+  // (StepMemory::rateOffset, velocityAim; see velocityTarget, velocityConstraintTarget).
+  void takeRateOffsets(std::vector<Vec3>& offsets, std::vector<Vec3>& aims) {
+    offsets.swap(m_velocity.nextOffsets());
+    aims.swap(m_velocity.nextAims());
+  }
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).
   void constraintForce(int constraint, int slot, Vec3& force, Vec3& torque) const;
   // An active constraint's Fc (f entries, zero-padded to 3) after a solve.

@@ -101,6 +101,8 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
       stab.spinAhead = ctx.h / trend.h;
     }
     stab.rateOffset = &memory->rateOffset;
+    stab.velocityAim = &memory->velocityAim;
+    stab.velocityMiss = &memory->velocityMiss;
   }
   const bool stiffened = stab.velocityLevel && memory &&
                          ctx.stiffness.apply(model, ctx.system.assembly(), memory->lastForce, ctx.h, ctx.kin, ctx.T);

@@ -8,7 +8,7 @@ namespace tether::core {
 std::size_t stateBytes(const State& s) {
   const Params& p = s.params;
   return sizeof(State) + s.bodies.capacity() * sizeof(BodyState) +
-         (s.memory.impulses.capacity() + s.memory.lastForce.capacity() + s.memory.rateOffset.capacity() + s.memory.spinTrend.dw.capacity() +
+         (s.memory.impulses.capacity() + s.memory.lastForce.capacity() + s.memory.rateOffset.capacity() + s.memory.velocityAim.capacity() + s.memory.velocityMiss.capacity() + s.memory.spinTrend.dw.capacity() +
           s.memory.velocityIntegral.capacity()) * sizeof(Vec3) + s.memory.assembled.capacity() +
          p.bodyActive.capacity() + p.bodyCollides.capacity() + p.bodyMaterial.capacity() * sizeof(Vec3) +
          p.constraintEnabled.capacity() +

@@ -87,6 +87,14 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
       if (st.memory.rateOffset.empty()) st.memory.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
       st.memory.rateOffset[c] = oldState.memory.rateOffset[size_t(j)];
     }
+    if (size_t(j) < oldState.memory.velocityAim.size()) {
+      if (st.memory.velocityAim.empty()) st.memory.velocityAim.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+      st.memory.velocityAim[c] = oldState.memory.velocityAim[size_t(j)];
+    }
+    if (size_t(j) < oldState.memory.velocityMiss.size()) {
+      if (st.memory.velocityMiss.empty()) st.memory.velocityMiss.assign(newModel.constraints.size(), Vec3::Zero());
+      st.memory.velocityMiss[c] = oldState.memory.velocityMiss[size_t(j)];
+    }
     if (size_t(j) < oldState.memory.velocityIntegral.size()) {
       if (st.memory.velocityIntegral.empty()) st.memory.velocityIntegral.assign(newModel.constraints.size(), Vec3::Zero());
       st.memory.velocityIntegral[c] = oldState.memory.velocityIntegral[size_t(j)];

@@ -41,6 +41,10 @@ struct Stabilization {
   // assembling constraints: h c / 2 of each one's last step (StepMemory::rateOffset; see
   // velocityTarget); null or NaN: taken as this step's
   const std::vector<Vec3>* rateOffset = nullptr;
+  // velocity constraints: the mean rate the last step aimed each at (StepMemory::velocityAim; see
+  // velocityConstraintTarget); null or NaN: none
+  const std::vector<Vec3>* velocityAim = nullptr;
+  const std::vector<Vec3>* velocityMiss = nullptr;  // (StepMemory::velocityMiss); null: none
 
   bool held(int j) const { return assembled && size_t(j) < assembled->size() && (*assembled)[size_t(j)]; }
 };

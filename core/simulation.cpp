@@ -9,6 +9,7 @@
 #include "core/forces.h"
 #include "core/integrator.h"
 #include "core/stability.h"
+#include "core/velocity_level.h"
 
 namespace tether::core {
 
@@ -171,16 +172,32 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   if (tooFast) *tooFast = m_stepTurn > maxTurn;
   if (m_stepTurn > maxTurn) return true;
   if (!m_velocityRows.empty()) {
-    // their integral, by the rectangle rule at the step's end for the velocity-level steps (the
-    // first-order quadrature Hong et al. use, and the one x' = x + h v' is: their targets are
-    // derived with it, see velocityConstraintTarget), else the trapezoidal rule; zero while a
-    // constraint is not present
-    velocityErrors(m_state.t + taken, m_ctx.y, m_rateEnd);
+    // their integral: for the velocity-level steps, h times the step's mean rate, the rate
+    // measured at its end less the offset o it runs ahead of the rate the positions moved with
+    // (x' = x + h v'), h (c + g) / 6 at the start (a third of StepMemory::rateOffset) plus h (c +
+    // g) / 3 at the end; and how far that rate missed the one the solve was given, for the next
+    // step (velocityAim less the miss taken off it; all derived at velocityConstraintTarget);
+    // else the trapezoidal rule; zero while a constraint is not present
+    velocityErrors(m_state.t + taken, m_ctx.y, m_rateEnd, velocityLevel ? &m_turnEnd : nullptr);
     std::vector<Vec3>& integral = m_state.memory.velocityIntegral;
+    const std::vector<Vec3>& ahead = m_state.memory.rateOffset;
     for (size_t k = 0; k < m_velocityRows.size(); ++k) {
-      Vec3& I = integral[size_t(m_velocityRows[k])];
-      if (std::isnan(m_rateEnd[k].x())) I.setZero();
-      else I += velocityLevel ? Vec3(taken * m_rateEnd[k]) : Vec3(0.5 * taken * (m_rateStart[k] + m_rateEnd[k]));
+      const size_t j = size_t(m_velocityRows[k]);
+      Vec3& I = integral[j];
+      if (std::isnan(m_rateEnd[k].x())) {
+        I.setZero();
+        if (j < m_state.memory.velocityMiss.size()) m_state.memory.velocityMiss[j].setZero();
+      } else if (velocityLevel) {
+        const bool offset = j < ahead.size() && !std::isnan(ahead[j].x());
+        const Vec3 mean = offset ? Vec3(m_rateEnd[k] - ahead[j] / 3.0 - (taken / 3.0) * m_turnEnd[k]) : m_rateEnd[k];
+        I += taken * mean;
+        std::vector<Vec3>& aim = m_state.memory.velocityAim;
+        std::vector<Vec3>& miss = m_state.memory.velocityMiss;
+        if (miss.size() != integral.size()) miss.assign(integral.size(), Vec3::Zero());
+        if (j < aim.size() && !std::isnan(aim[j].x())) miss[j] = mean - aim[j] + miss[j];
+      } else {
+        I += 0.5 * taken * (m_rateStart[k] + m_rateEnd[k]);
+      }
     }
     m_ctx.rowsCurrent = false;  // (rows a projection left hold the integral as it was)
   }
@@ -393,11 +410,12 @@ void Simulation::refresh() {
   evaluateDerivative(*m_model, m_state.params, m_state.t, m_ctx.y, m_ctx.dy, m_ctx, &preparedMemory());
 }
 
-void Simulation::velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out) {
+void Simulation::velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out, std::vector<Vec3>* turn) {
   const Model& m = *m_model;
   bodyKinematics(m, m_state.params, y, m_rateKin);
   const EvalContext ctx{m_rateKin, m.paths, t, &m_state.params.pathClock};
   out.assign(m_velocityRows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+  if (turn) turn->assign(m_velocityRows.size(), Vec3::Zero());
   ConstraintRows rows;
   for (size_t k = 0; k < m_velocityRows.size(); ++k) {
     const size_t j = size_t(m_velocityRows[k]);
@@ -407,6 +425,7 @@ void Simulation::velocityErrors(double t, const Eigen::VectorXd& y, std::vector<
     if (!present) continue;
     c.evaluate(ctx, rows);
     out[k] = rows.D1;
+    if (turn) (*turn)[k] = rows.c + inertiaTurn(rows, m_rateKin);
   }
 }
 

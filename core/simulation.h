@@ -94,9 +94,11 @@ class Simulation {
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
-  std::vector<Vec3> m_rateStart, m_rateEnd;  // per velocity constraint: its error g at a step's start and end
+  // per velocity constraint: its error g at a step's start and end, and c + g at the end
+  std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;
   // Each velocity constraint's error g at (t, y) into out (m_velocityRows' order; NaN: not present).
-  void velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out);
+  // (turn: also each one's c + g, the rows' own turn and the inertia's; see velocityConstraintTarget)
+  void velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out, std::vector<Vec3>* turn = nullptr);
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
   static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };

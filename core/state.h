@@ -85,6 +85,10 @@ struct StepMemory {
   std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
                                    // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
                                    // empty (all held): unknown
+  std::vector<Vec3> velocityAim;   // velocity-level steps: the mean rate V the last step aimed each velocity
+                                   // constraint at (see velocityConstraintTarget); NaN or empty: none
+  std::vector<Vec3> velocityMiss;  // velocity-level steps: how far each velocity constraint's mean rate missed the
+                                   // rate the last step's solve set (see velocityConstraintTarget); m/s
   std::vector<Vec3> velocityIntegral;  // per constraint: a velocity constraint's error integrated over the steps
                                        // since it became active, int g dt (Constraint::nonholonomic), m; zero
                                        // for the others and while inactive

@@ -84,29 +84,63 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
 }
 
 // A velocity constraint's rows g = J u - v_o(t) (D1), with D = I = int g dt to the start of the
-// step (zero under the implicit method). The step ends with I' = I + h g' (Simulation adds the
-// rate measured at the step's end, the rectangle rule), and that rate is the solved one moved on
-// by the rows' own change over the step: g' = T + h c + O(h^2) with T = J(t) u' - v_o(t) the
-// rate the solve sets (c = J' u - v_o', the rows turning with the bodies and the drive's
-// acceleration). The laws, each stepped implicitly in g':
-//   implicit (Hong Eqn. 31):        g' = 0
-//   tau:                            g' = g - h (2/tau g' + I/tau^2)  ->  g' = (g - h I/tau^2) / (1 + 2h/tau)
-//   Baumgarte (Hong Eqn. 32):       g' = (g - h beta^2 I) / (1 + 2h alpha)
-// and T = g' - h c. (A holonomic held target's -h/2 c is a position's: D moves with the step's
-// mean rate, an integral of g with its end rate.)
-Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab) {
+// step (zero under the implicit method). A velocity-level step is a leapfrog: its new velocities
+// u' are the ones the positions move with over the step, x' = x + h v', so they belong to the
+// step's middle, and the error the step actually makes is its mean rate V, not the rate measured
+// at its end. For a point on a body pushed along a path, h V is exactly how far the point strays
+// from the path's point over the step:
+//   p' - p = h (v' + w_mid x r) + h^2/2 w' x (w' x r) + O(h^3)   (the arm turns; see
+//   correctHeldForArmRotation), and the drive moves by h v_o + h^2/2 v_o',
+// so with T = J(t) u' - v_o(t) the rate the solve sets (the rows of the step's start; u' with the
+// end rate w' = w_mid + h/2 I^-1 (L x w), the inertia's turn g), c = J' u - v_o' (the rows turning
+// with the bodies, the drive's acceleration):
+//   V = T + h (c - g) / 2,   and the rate measured at the end is g' = T + h c = V + h (c + g) / 2
+// (o = h (c + g) / 2, the rate offset velocityTarget derives for assembling constraints; it is
+// StepMemory::rateOffset). Aiming g' at the law (as Hong et al.'s "g(t + h) = 0" reads) leaves
+// V = -o: the point is pushed off the path by h^2/2 c every step, to the side c points to; a rod
+// dragged at 1 m/s by one end (c, the centripetal term, pointing into the rod) climbed 0.38 m
+// above its path in 300 s while its integral stayed at 5e-5 m, the drive doing work on the swing
+// all the while: its energy in the drive's frame rose from 7.9 to 19 J and it blew up at 330 s
+// at dt = 1 ms (the three-link bar driven round its circle at 325 s). So the laws set V, each
+// stepped implicitly in it:
+//   implicit (Hong Eqn. 31):        V = 0
+//   tau:                            V = (V_{n-1} - h I/tau^2) / (1 + 2h/tau)
+//   Baumgarte (Hong Eqn. 32):       V = (V_{n-1} - h beta^2 I) / (1 + 2h alpha)
+// and T = V - h (c - g) / 2. The integral moves with the mean rate each step made (Simulation),
+// so I is the point's distance from its path and takes in whatever the step missed. That rate is
+// g' - o with o to second order: the arm's turn adds h^2/3 w x (w x (w x r)) = h^2/3 dc/dt to it
+// (p' - p has h^3/6 of it against g''s h^2/2), so o = h (c + g)/6 at the start + h (c + g)/3 at
+// the end (with h (c + g)/2 alone a rod spinning at 100 rad/s about its driven end stayed 40 um
+// off its path while I said 0.5 um).
+// V_{n-1} is the rate the law set last step (StepMemory::velocityAim), not the one measured: the
+// mean rate differs from the aim by the terms left out above (O(h^2), turning with the bodies),
+// and a law stepped on the measured rate holds that bias as a steady state with I = tau^2 bias / h:
+// a rod spinning at 100 rad/s about its driven end sat 7 mm off its path, its end circling there
+// at 0.35 m/s against the law's damping, and lost 95 % of its energy in a minute. And what the
+// mean rate missed of the solve's rate last step (StepMemory::velocityMiss, updated by
+// Simulation) is taken off this step's: those terms change little from one step to the next, and
+// left in, the law's response to them, lagging their turn, did work: a rod spinning at 20 rad/s
+// about its driven end gained 4.7 % of its energy a minute under tau (0.04 % with the miss taken
+// back; a miss that does not go away, a conflict, is pushed against by a constant amount, not a
+// growing one: the miss is measured against the rate the solve was given). The first step after
+// the constraint comes on starts from the rate measured then (the motion is continuous there;
+// the offset o does not apply to a step not yet taken).
+Vec3 velocityConstraintTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g,
+                              std::vector<Vec3>& nextAim) {
   const double h = stab.h;
-  Vec3 end = Vec3::Zero();
+  const bool aimed = stab.velocityAim && size_t(j) < stab.velocityAim->size() && !std::isnan((*stab.velocityAim)[size_t(j)].x());
+  const Vec3 last = aimed ? (*stab.velocityAim)[size_t(j)] : r.D1;
+  Vec3 aim = Vec3::Zero();
   switch (stab.kind) {
     case StabilizationKind::Implicit: break;
-    case StabilizationKind::Tau:
-      end = (r.D1 - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau);
-      break;
+    case StabilizationKind::Tau: aim = (last - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau); break;
     case StabilizationKind::Baumgarte:
-      end = (r.D1 - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
+      aim = (last - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha);
       break;
   }
-  return end - h * r.c;
+  nextAim[size_t(j)] = aim;
+  const Vec3 miss = stab.velocityMiss && size_t(j) < stab.velocityMiss->size() ? (*stab.velocityMiss)[size_t(j)] : Vec3::Zero();
+  return aim - 0.5 * h * (r.c - g) - miss;
 }
 
 void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& params, const std::vector<Vec3>& Fext,
@@ -132,6 +166,7 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
   // the rate offsets for the next step (see velocityTarget), unknown (NaN) for the held
   // constraints; none at all (an empty list, no pass over every constraint) while all are held
   m_nextOffset.clear();
+  m_nextAim.clear();
   m_cApplied.resize(active.size());
   const bool holding = stab.assembled != nullptr;
   const double invH = 1.0 / stab.h, holdRate = 1.0 / std::max(stab.h, stab.hNominal);
@@ -162,10 +197,10 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     const Vec3 g = inertiaTurn(r, kin);
     const bool held = heldAtVelocityLevel(a, stab, j);
     const double tau = params.tau[size_t(j)];
-    b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, tau, stab) : velocityTarget(r, j, tau, stab, g, held))) * invH;
+    if (velocityRows && m_nextAim.empty()) m_nextAim.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+    b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, j, tau, stab, g, m_nextAim) : velocityTarget(r, j, tau, stab, g, held))) * invH;
     if (m_nextOffset.empty()) m_nextOffset.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
     m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
-    // (a velocity constraint's target is the rate at the step's end: the whole turn of the inertia)
     addFreeAcceleration(b, r, kin, Fext, Text, held ? 0.5 : 1.0);
     scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
   }

@@ -45,7 +45,9 @@ inline bool heldAtVelocityLevel(const ConstraintAssembly& a, const Stabilization
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held);
 
 // The same for a velocity constraint (Constraint::nonholonomic; derived in velocity_level.cpp).
-Vec3 velocityConstraintTarget(const ConstraintRows& r, double tau, const Stabilization& stab);
+// Its aim, the mean rate V it sets, goes into nextAim[j] (sized per constraint by the caller).
+Vec3 velocityConstraintTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g,
+                              std::vector<Vec3>& nextAim);
 
 class VelocityLevelEquation {
  public:
@@ -66,12 +68,16 @@ class VelocityLevelEquation {
   // with over it, h (c + g) / 2 (NaN: held or inactive; see velocityTarget); for the next
   // step's targets (StepMemory::rateOffset). Filled by form() and by SequentialImpulses.
   std::vector<Vec3>& nextOffsets() { return m_nextOffset; }
+  // Per constraint: a velocity constraint's aim (see velocityConstraintTarget; NaN for the others,
+  // empty when there are none), for the next step (StepMemory::velocityAim).
+  std::vector<Vec3>& nextAims() { return m_nextAim; }
 
  private:
   std::vector<int> m_heldPairs;   // the nodes the correction acts on
   std::vector<Vec3> m_cApplied;   // the c a held pair's target includes so far, per node
   int m_armPasses = 0;
   std::vector<Vec3> m_nextOffset;
+  std::vector<Vec3> m_nextAim;
   Eigen::VectorXd m_r;            // the correction's right-hand side / solution, 3 per node
 };
 

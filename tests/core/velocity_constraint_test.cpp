@@ -256,20 +256,102 @@ TEST(VelocityConstraint, BadDefinitionsAreNamed) {
   }
 }
 
+// A rod dragged at a constant velocity V by one end (point_velocity on a line path) is, in the
+// drive's frame, a pendulum on a fixed pivot: its energy there, E - sum (m v . V - 1/2 m V^2), is
+// conserved, and the end stays on the path. The first-order steps once aimed the rate at each
+// step's end at zero, which left the step's mean rate at -h (c + g) / 2: the end climbed 0.38 m
+// above the path in 300 s and the swing gained 25 % of its energy in 120 s, blowing up at 330 s
+// (velocityConstraintTarget). Every integrator and stabilization, and sequential impulses.
+TEST(VelocityConstraint, ARodDraggedByOneEndKeepsItsEnergyInTheDrivesFrame) {
+  const Vec3 V(1.0, 0.0, 0.0), start(0, 0, 1);
+  std::vector<std::pair<Config, SolverKind>> configs;
+  for (const Config& c : kConfigs) configs.push_back({c, SolverKind::Auto});
+  configs.push_back({{IntegratorKind::SemiImplicitEuler, StabilizationKind::Tau}, SolverKind::SequentialImpulses});
+  for (const auto& [c, solver] : configs) {
+    const std::string label = name(c) + (solver == SolverKind::SequentialImpulses ? " (sequential impulses)" : "");
+    Scene s;
+    s.settings.integrator = c.integrator;
+    s.settings.stabilization = c.stabilization;
+    s.settings.solver = solver;
+    s.bodies.push_back(test::rod("rod", start, Vec3(0.5, 0.3, 0.2), 0.02));
+    PathDef drag = linePath("drag", V);
+    drag.start = start;
+    s.paths.push_back(drag);
+    s.constraints.push_back(pointVelocity("towed", pt("rod", "end1"), "drag"));
+    auto sim = test::simulate(s);
+    const double m = sim->model().bodies[0].mass, half = 0.5 * s.bodies[0].length;
+    auto dragFrame = [&] {
+      const BodyState& b = sim->state().bodies[0];
+      return test::mechanicalEnergy(*sim) - (b.P.dot(V) - 0.5 * m * V.squaredNorm());
+    };
+    auto offPath = [&] {
+      const BodyState& b = sim->state().bodies[0];
+      return (b.x - b.q * Vec3(0, 0, half) - (start + sim->state().t * V)).norm();
+    };
+    ASSERT_TRUE(sim->advanceTo(5.0).ok) << label;  // (assembled: the end takes 1 m/s from rest)
+    const double e0 = dragFrame();
+    double worstEnergy = 0.0, worstPath = 0.0;
+    for (int k = 1; k <= 24; ++k) {
+      ASSERT_TRUE(sim->advanceTo(5.0 + 5.0 * k).ok) << label;
+      worstEnergy = std::max(worstEnergy, std::abs(dragFrame() - e0) / e0);
+      worstPath = std::max(worstPath, offPath());
+    }
+    // measured (euler, 1 ms): 3e-4 of the energy, 2e-6 m; the implicit method feeds back no
+    // integral and keeps what the first step missed (at most |V| h; see above)
+    EXPECT_LT(worstEnergy, 2e-3) << label;
+    const double missed = c.stabilization == StabilizationKind::Implicit ? V.norm() * s.settings.dt : 0.0;
+    EXPECT_LT(worstPath, missed + 2e-5) << label;
+  }
+}
+
+// A rod spinning at 20 rad/s about a velocity-driven end that stands still (a line path at zero
+// velocity; no gravity) keeps its energy: the constraint does no work. What the first-order step's
+// mean rate misses of its aim, O(h^2) terms turning with the rod, is taken back on the next step;
+// stepped on its own aim without that, tau's law held the miss as an offset circling with the rod
+// and the rod gained 4.7 % of its energy a minute (and blew up within 10 s before the law acted on
+// the mean rate at all).
+TEST(VelocityConstraint, ARodSpinningAboutItsDrivenEndKeepsItsEnergy) {
+  for (const Config& c : kConfigs) {
+    Scene s;
+    s.settings.integrator = c.integrator;
+    s.settings.stabilization = c.stabilization;
+    s.settings.gravityOn = false;
+    BodyDef rod = test::rod("rod", Vec3(0, 0, 1), Vec3(1, 0, 1), 0.05);
+    rod.velocity = Vec3(0, 10, 0);
+    rod.angularVelocity = Vec3(0, 0, 20);  // (the end at x = 0 at rest)
+    s.bodies.push_back(rod);
+    PathDef still = linePath("still", Vec3::Zero());
+    still.start = Vec3(0, 0, 1);
+    s.paths.push_back(still);
+    s.constraints.push_back(pointVelocity("pivot", pt("rod", "end1"), "still"));
+    auto sim = test::simulate(s);
+    const double e0 = test::mechanicalEnergy(*sim);
+    ASSERT_TRUE(sim->advanceTo(60.0).ok) << name(c);
+    const BodyState& b = sim->state().bodies[0];
+    // measured (euler, 1 ms): +4e-4 in a minute, the end 1e-7 m from the path
+    EXPECT_NEAR(test::mechanicalEnergy(*sim), e0, 2e-3 * e0) << name(c);
+    EXPECT_LT((b.x - b.q * Vec3(0, 0, 0.5) - Vec3(0, 0, 1)).norm(), 1e-5) << name(c);
+  }
+}
+
 // Hong et al. Sec. 5, Fig. 2 with the velocity constraint of Sec. 4: the three-link bar
 // (resources/examples/three_link_bar_velocity.json), its first rod's free end driven by the
 // velocity of a point running round a circle, for 50 s at dt = 0.01 and 0.001 with the implicit
 // method (Eqn. 31) and Baumgarte's with the integral term (Eqn. 32-34, alpha = 0.5/dt,
 // beta = 1/dt), first-order steps (semi-implicit Euler) and no projection, as in the paper.
 // Writes t, the holonomic error (the largest |D| of the three joints, m), the non-holonomic
-// error |g| (m/s) and its integral |int g| (m) every 0.05 s to hong_velocity/<method>_dt<dt>.csv
+// error (m/s) and its integral |int g| (m) every 0.05 s to hong_velocity/<method>_dt<dt>.csv
 // under the test's working directory (scripts/hong_velocity.sh makes the plot in docs/).
+// The non-holonomic error is the rate the step moved with, |I(t) - I(t - dt)| / dt: the first-
+// order step is a leapfrog, its velocities those of the step's middle, and the rate measured with
+// them at the step's end runs ahead of it by h (c + g) / 2 (velocityConstraintTarget), also
+// written (nonholonomic_end_m_per_s).
 TEST(VelocityConstraint, HongThreeLinkBarDrivenByItsVelocityFor50Seconds) {
   const Scene base = loadScene(std::string(TETHER_EXAMPLES_DIR) + "/three_link_bar_velocity.json");
   const std::filesystem::path outDir = std::filesystem::current_path() / "hong_velocity";
   std::filesystem::create_directories(outDir);
   struct Worst {
-    double holonomic = 0.0, rate = 0.0, drift = 0.0;
+    double holonomic = 0.0, rate = 0.0, end = 0.0, drift = 0.0;
   };
   std::map<std::string, Worst> worst;
   for (StabilizationKind method : {StabilizationKind::Implicit, StabilizationKind::Baumgarte})
@@ -279,33 +361,41 @@ TEST(VelocityConstraint, HongThreeLinkBarDrivenByItsVelocityFor50Seconds) {
       auto sim = test::simulate(s);
       const std::string key = std::string(toString(method)) + "_dt" + (dt == 0.01 ? "0.01" : "0.001");
       std::ofstream csv(outDir / (key + ".csv"));
-      csv << "t,holonomic_m,nonholonomic_m_per_s,integral_m\n";
+      csv << "t,holonomic_m,nonholonomic_m_per_s,integral_m,nonholonomic_end_m_per_s\n";
       const int steps = static_cast<int>(std::lround(50.0 / dt)), every = static_cast<int>(std::lround(0.01 / dt));
       std::vector<double> dev;
       Worst& w = worst[key];
+      Vec3 before = Vec3::Zero();
       for (int i = 1; i <= steps; ++i) {
         ASSERT_TRUE(sim->advanceTo(i * dt).ok) << key;
+        const Vec3 integral = sim->state().memory.velocityIntegral[0], moved = integral - before;
+        before = integral;
         if (i % every) continue;
         sim->deviations(dev);
         const double holonomic = std::max({dev[1], dev[2], dev[3]});
-        const double rate = rowNorm(rowsNow(*sim, 0).D1, 3);
-        if (i % (5 * every) == 0) csv << i * dt << "," << holonomic << "," << rate << "," << dev[0] << "\n";
+        const double rate = moved.norm() / dt, end = rowNorm(rowsNow(*sim, 0).D1, 3);
+        if (i % (5 * every) == 0) csv << i * dt << "," << holonomic << "," << rate << "," << dev[0] << "," << end << "\n";
         if (i * dt >= 1.0) {  // after the start from rest (the drive's 1.6 m/s is taken in the first step)
           w.holonomic = std::max(w.holonomic, holonomic);
           w.rate = std::max(w.rate, rate);
+          w.end = std::max(w.end, end);
           w.drift = std::max(w.drift, dev[0]);
         }
       }
       ASSERT_TRUE(csv.good()) << key;
-      std::printf("%-14s max holonomic %.3e m, non-holonomic %.3e m/s, integral %.3e m\n", key.c_str(), w.holonomic,
-                  w.rate, w.drift);
+      std::printf("%-14s max holonomic %.3e m, non-holonomic %.3e m/s (at the step's end %.3e), integral %.3e m\n",
+                  key.c_str(), w.holonomic, w.rate, w.end, w.drift);
     }
   // bounded for the 50 s (measured: holonomic 1.6e-6 m at dt = 0.01, which takes 8 substeps for
-  // the bar's spin, and 6e-8 m at 0.001; non-holonomic at most 3.6e-4 and 6.2e-5 m/s)
+  // the bar's spin, and 3.2e-8 m at 0.001; non-holonomic at most 1.1e-5 and 7.4e-7 m/s; the
+  // driven end at most 3.5e-6 and 3.7e-8 m from the drive's point). Before the law acted on the
+  // step's mean rate, the end was pushed h^2/2 c off the drive every step, and with semi-implicit
+  // Euler at dt = 1 ms the bar gained energy until it blew up after 325 s (the soak found it).
   for (const auto& [key, w] : worst) {
     const double dt = key.ends_with("0.01") ? 0.01 : 0.001;
     EXPECT_LT(w.holonomic, dt == 0.01 ? 5e-6 : 2e-7) << key;
-    EXPECT_LT(w.rate, 0.1 * dt) << key;
+    EXPECT_LT(w.rate, 3e-3 * dt) << key;
+    EXPECT_LT(w.drift, dt == 0.01 ? 1e-5 : 1e-7) << key;
   }
   for (const char* method : {"implicit", "baumgarte"}) {
     const std::string m = method;
@@ -315,8 +405,8 @@ TEST(VelocityConstraint, HongThreeLinkBarDrivenByItsVelocityFor50Seconds) {
     EXPECT_LT(worst[m + "_dt0.001"].holonomic, 0.25 * worst[m + "_dt0.01"].holonomic) << m;
   }
   // the paper: similar holonomic errors for both methods (here within a factor of 2); its
-  // "somewhat better" non-holonomic errors for the implicit method are not reproduced at
-  // dt = 0.001, where Baumgarte's integral term keeps |g| 24 times smaller (docs/hong-velocity-constraint.md)
+  // "somewhat better" non-holonomic errors for the implicit method are not reproduced: Baumgarte's
+  // integral term keeps the rate 2 (dt = 0.01) and 28 (0.001) times smaller (docs/hong-velocity-constraint.md)
   for (const char* dt : {"_dt0.01", "_dt0.001"}) {
     const double a = worst[std::string("implicit") + dt].holonomic, b = worst[std::string("baumgarte") + dt].holonomic;
     EXPECT_LT(std::max(a, b), 2.0 * std::min(a, b)) << dt;
