@@ -88,7 +88,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   if (!cached) ctx.system.evaluate(model, params, ectx);
 
   const Settings& st = model.settings;
-  Stabilization stab = stabilization(st, ctx.h, memory ? &memory->assembled : nullptr);
+  Stabilization stab = stabilization(st, ctx.h, memory ? &memory->assembled : ctx.assembled);
   if (stab.velocityLevel && memory) {
     // which constraints are held (projection updates the flags at the end of each step;
     // without it, here)

@@ -35,10 +35,13 @@ struct StepContext {
   Eigen::VectorXd mu, muNodes, yBefore;   // projection: multipliers (by rows, by node); positions before a Newton step
   std::vector<int> chosen;                // projection: the constraints it acts on
   double hNext = 0.0;                     // RK45: proposed next step, s
-  double h = 1e-3;                        // the step being taken, s (implicit stabilization)
+  double h = 1e-3;                        // the step being taken (rk45: the scene's dt), s (implicit stabilization)
   // the velocity constraints' integrals the evaluations read (the State's
   // StepMemory::velocityIntegral, set by Simulation before each step); null: zero
   const std::vector<Vec3>* velocityIntegral = nullptr;
+  // which constraints are assembled (StepMemory::assembled, set by Simulation) for the stages of
+  // the continuous integrators, which get no StepMemory (see assemblingKind); null: none
+  const std::vector<std::uint8_t>* assembled = nullptr;
   long evaluations = 0;                   // right-hand-side evaluations so far
   // The kinematics and constraint rows in `kin` and `system` were evaluated at y as it is now
   // and at rowsT: set after a velocity-level projection, which ends on an evaluation at the

@@ -216,10 +216,14 @@ constexpr double kE[7] = {35.0 / 384 - 5179.0 / 57600, 0.0, 500.0 / 1113 - 7571.
 double stepRK45(const Model& model, const Params& p, double t, double h, double tol, StepContext& c) {
   // (no first-same-as-last reuse: every step starts from f(y) so that a run resumed from a
   // saved State repeats the uninterrupted run bit for bit)
-  c.h = h;
+  // The implicit stabilization's law, D'' = -D'/h - D/h^2 (right_hand_side.cpp), is the only
+  // part of the derivative that depends on a step: here it takes the scene's step dt, not the
+  // adaptive one. With the trial step it changed with every retry (and k1 kept the first try's),
+  // the error estimate never fell as the step shrank, and rk45 crawled at t = 8e-13 s on every
+  // scene, the plain pendulum too.
+  c.h = model.settings.dt;
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
   for (int attempt = 0;; ++attempt) {
-    c.h = h;
     for (int s = 1; s < 7; ++s) {
       c.ytmp = c.y;
       for (int j = 0; j < s; ++j)

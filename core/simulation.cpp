@@ -114,6 +114,7 @@ StepMemory& Simulation::preparedMemory() {
   if (!m_velocityRows.empty() && memory.velocityIntegral.size() != m.constraints.size())
     memory.velocityIntegral.assign(m.constraints.size(), Vec3::Zero());
   m_ctx.velocityIntegral = m_velocityRows.empty() ? nullptr : &memory.velocityIntegral;
+  m_ctx.assembled = &memory.assembled;
   return memory;
 }
 
@@ -146,6 +147,10 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   m_ctx.rowsCurrent = false;  // (y has moved on; a velocity-level projection sets it again)
   normalizeQuaternions(m_ctx.y);
   bool finite = allFiniteLong(m_ctx.y);
+  // the continuous integrators' assembled flags for the implicit method (assemblingKind), from
+  // the rows of the step's last evaluation (projection, when on, marks them at the end too)
+  if (!velocityLevel && m.settings.stabilization == StabilizationKind::Implicit && finite)
+    updateAssembled(m_ctx.system, memory.assembled);
   if (m.contacts.enabled && !kicked && finite) {
     updateAssembled(m_ctx.system, memory.assembled);
     m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y, memory.assembled);

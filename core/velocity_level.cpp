@@ -74,13 +74,10 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
   if (stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x()))
     offset = (*stab.rateOffset)[size_t(j)];
   const Vec3 rate = r.D1 - offset, ahead = 0.5 * h * (r.c - g);
-  switch (stab.kind) {
-    case StabilizationKind::Tau: return (rate - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - ahead;
-    case StabilizationKind::Baumgarte:
-      return (rate - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - ahead;
-    case StabilizationKind::Implicit: return r.D * (-1.0 / h);
-  }
-  return Vec3::Zero();
+  // (under the implicit method a constraint that is not held assembles by tau's law: assemblingKind)
+  if (stab.kind == StabilizationKind::Baumgarte)
+    return (rate - (h * stab.beta * stab.beta) * r.D) / (1.0 + 2.0 * h * stab.alpha) - ahead;
+  return (rate - (h / (tau * tau)) * r.D) / (1.0 + 2.0 * h / tau) - ahead;
 }
 
 // A velocity constraint's rows g = J u - v_o(t) (D1), with D = I = int g dt to the start of the
