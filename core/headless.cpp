@@ -109,7 +109,10 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
         const double settle = scene.settings.assemblyTime.value_or(15.0 * sim.state().params.tau[j]);
         c.assembledAt = t + settle;
       }
-      if (t >= c.assembledAt - 1e-12) c.maxDeviation = std::max(c.maxDeviation, dev[j]);
+      if (t >= c.assembledAt - 1e-12) {
+        if (c.measuredFrom < 0.0) c.measuredFrom = c.assembledAt;
+        c.maxDeviation = std::max(c.maxDeviation, dev[j]);
+      }
     }
   };
 
@@ -163,6 +166,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     for (int k = r.first + 1; k < r.first + r.count; ++k) {
       const ConstraintSummary& p = out.constraints[size_t(k)];
       c.assembledAt = std::max(c.assembledAt, p.assembledAt);
+      if (p.measuredFrom >= 0.0) c.measuredFrom = c.measuredFrom < 0.0 ? p.measuredFrom : std::min(c.measuredFrom, p.measuredFrom);
       c.maxDeviation = std::max(c.maxDeviation, p.maxDeviation);
       c.finalDeviation = std::max(c.finalDeviation, p.finalDeviation);
     }
@@ -199,7 +203,7 @@ std::string formatSummary(const RunSummary& s) {
       char fin[32] = "inactive";
       if (c.finalDeviation >= 0.0) std::snprintf(fin, sizeof fin, "%.3e", c.finalDeviation);
       std::snprintf(buf, sizeof buf, "  %-*s  %.3e  (from t = %.3g s)  final %s\n", int(width), c.name.c_str(),
-                    c.maxDeviation, c.assembledAt, fin);
+                    c.maxDeviation, c.measuredFrom, fin);
     }
     o << buf;
   }
@@ -235,7 +239,9 @@ CheckReport checkScene(const Scene& scene) {
   if (st.solver == SolverKind::SequentialImpulses)
     r.solver += "velocity-level sequential impulses, " + std::to_string(st.solverIterations) +
                 " sweeps per step, warm started (for reports the forces are solved as auto: ";
-  r.solver += std::string(toString(sys.report().path)) + ", because " + sys.report().reason;
+  // (no reason when there was nothing to solve: no constraint active at the start)
+  if (!sys.report().reason || !*sys.report().reason) r.solver += "nothing to solve at the start (no constraint active)";
+  else r.solver += std::string(toString(sys.report().path)) + ", because " + sys.report().reason;
   if (st.solver == SolverKind::SequentialImpulses) r.solver += ")";
   r.solver += "; stabilization: " + std::string(toString(st.stabilization));
   if (st.projection) {

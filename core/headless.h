@@ -37,6 +37,9 @@ struct ConstraintSummary {
   std::string name;
   double assembledAt = -1.0;     // s: when it counts as assembled (activation + assembly time); -1 never active
   double maxDeviation = -1.0;    // max |D| over written steps after assembledAt; -1 none
+  double measuredFrom = -1.0;    // s: the assembledAt from which maxDeviation is measured (the first one
+                                 // reached: a constraint switched off and on again is measured from its
+                                 // first assembly; the later one may lie past the run's end); -1 none
   double finalDeviation = -1.0;  // |D| at the end; -1 inactive then
 };
 

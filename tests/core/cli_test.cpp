@@ -45,6 +45,21 @@ TEST(Cli, RunPrintsASummary) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
 }
 
+// A constraint switched off and on again shortly before the end is measured from its first
+// assembly: the summary names that time, not the second one (which lies past the end).
+TEST(Cli, RunSummaryMeasuresAReEnabledConstraintFromItsFirstAssembly) {
+  const std::string path = tempFile("tether_reenabled.json", R"({"format": "tether-scene", "version": 1,
+    "settings": {"default_tau": 0.05},
+    "bodies": [{"name": "ball", "type": "sphere", "radius": 0.1, "position": [0, 0, 1]}],
+    "nails": [{"name": "n", "position": [0, 0, 1]}],
+    "constraints": [{"name": "hold", "type": "point_to_nail", "point": "ball.center", "nail": "n"}],
+    "events": [{"time": 1, "action": "disable", "target": "hold"}, {"time": 1.9, "action": "enable", "target": "hold"}]})");
+  const Result r = cli("run " + path + " --until 2 --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("(from t = 0.75 s)"), std::string::npos) << r.out;
+  std::filesystem::remove(path);
+}
+
 TEST(Cli, CsvHasOneRowPerBodyPerWrittenStep) {
   const std::string csv = (std::filesystem::temp_directory_path() / "tether_cli_test.csv").string();
   const Result r = cli("run " + example("compound_pendulum") + " --until 0.1 --dt 0.01 --integrator rk45 --csv " + csv +
@@ -70,6 +85,20 @@ TEST(Cli, CheckReportsTheConstraintSystem) {
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("constraint system: 6 x 6, rank 6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("conflicting constraints: none"), std::string::npos) << r.out;
+}
+
+// A scene whose only constraint comes on later (an event) has nothing to solve at the start:
+// check says so instead of "auto: none, because ;".
+TEST(Cli, CheckWithNothingActiveSaysSo) {
+  const std::string path = tempFile("tether_nothing_active.json", R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "ball", "type": "sphere", "radius": 0.1, "position": [0, 0, 1]}],
+    "nails": [{"name": "n", "position": [0, 0, 2]}],
+    "constraints": [{"name": "hang", "type": "point_to_nail", "point": "ball.center", "nail": "n", "enabled": false}]})");
+  const Result r = cli("check " + path);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("solver: auto: nothing to solve at the start (no constraint active)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("because ;"), std::string::npos) << r.out;
+  std::filesystem::remove(path);
 }
 
 TEST(Cli, CheckWarnsAboutTwoOrientationConstraintsOnOneBody) {
