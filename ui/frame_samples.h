@@ -35,6 +35,11 @@ class FrameSampleStore {
   // GUI thread: bring a copy up to date; what happened to it.
   enum class Update { None, Appended, Rebuilt };
   Update update(SampleCopy& c) const;
+  // Any thread: how many times the history was cut from the back (truncation, clear) so far.
+  std::uint64_t epoch() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_epoch;
+  }
 
  private:
   mutable std::mutex m_mutex;

@@ -342,6 +342,11 @@ void PlotDock::rebuildTree(const core::SceneGeometry& g) {
       if (p == q) p = q;
   }
   applyFilter(m_filter->text());
+  // what the scene no longer has (another file opened, a body removed or renamed) is no longer
+  // plotted: its series and legend entry go with its row
+  const std::size_t plotted = m_plotted.size();
+  std::erase_if(m_plotted, [&](const core::PlotQuantity& p) { return std::find(qs.begin(), qs.end(), p) == qs.end(); });
+  if (m_plotted.size() != plotted) rebuildSeries();
 }
 
 void PlotDock::applyFilter(const QString& text) {

@@ -238,6 +238,10 @@ void ViewportWidget::paintGL() {
     auto chosen = [this] {
       return int(m_scales.force.chosen()) + int(m_scales.torque.chosen()) + int(m_scales.velocity.chosen());
     };
+    if (const std::uint64_t epoch = m_sim.samples().epoch(); epoch != m_scaleEpoch) {
+      m_scaleEpoch = epoch;
+      m_scales.reset();  // (a fixed scale stays)
+    }
     const int before = chosen();
     view.scale = m_scales.update(*m_shown, view, m_camera.distance());
     // a fixed scale switched on before any arrow of a kind was drawn is the first one chosen

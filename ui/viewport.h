@@ -5,6 +5,7 @@
 
 #include <QPainter>
 #include <QOpenGLWidget>
+#include <cstdint>
 #include <memory>
 
 #include "core/constraint_issues.h"
@@ -130,7 +131,11 @@ class ViewportWidget : public QOpenGLWidget {
   QString m_hoverText;
   int m_hoverConstraint = -1;  // the constraint whose arrow or line is under the cursor
   QPointF m_hoverAt;
-  long m_frameRevision = -1;  // frame all once a snapshot of this document revision is shown; -1: done
+  long m_frameRevision = -1;
+  // the history's cuts (FrameSampleStore::epoch) the arrow scales have seen: Reset and a timeline
+  // edit's re-simulation relearn them (the largest force seen would otherwise outlive the run it
+  // came from: after a blow-up to 1e17 N, Undo and Reset left a legend no arrow could reach)
+  std::uint64_t m_scaleEpoch = 0;  // frame all once a snapshot of this document revision is shown; -1: done
   bool m_timing = false;
   double m_lastFrameMs = 0.0;
   long m_frames = 0;

@@ -160,6 +160,35 @@ class OverlayTest : public QObject {
     w.pause();
   }
 
+  // The scale is learnt per run: after Reset and an edit that makes the forces 10 000 times
+  // smaller, the legend follows the new run (it kept the largest force since the file was
+  // opened: after a blow-up to 1e17 N, Undo and Reset left a legend no arrow could reach).
+  void legendRelearnsAfterResetAndAnEdit() {
+    QTemporaryDir dir;
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(writeScene(dir, "pendulum.json", kPendulum)));
+    QVERIFY(waitForSnapshot(w));
+    frontView(w.viewport());
+    ui::ViewportWidget* v = w.viewport();
+    w.play();
+    QVERIFY(waitForTime(w, 1.0));
+    w.pause();
+    QTRY_VERIFY(!w.simulation().snapshot()->playing);
+    const double heavy = v->arrowScales().force.reference();
+    QVERIFY2(heavy > 1.0, qPrintable(QString::number(heavy)));
+    w.simulation().reset();
+    QVERIFY(w.document().edit("lighter", [](core::Scene& s) { s.bodies[0].density *= 1e-4; }));
+    QVERIFY(waitForSnapshot(w));
+    w.play();
+    QVERIFY(waitForTime(w, 1.0));
+    w.pause();
+    const double light = v->arrowScales().force.reference();
+    QVERIFY2(light > 0 && light < 1e-3 * heavy, qPrintable(QStringLiteral("%1 N after %2 N").arg(light).arg(heavy)));
+    const auto* row = legendRow(v, "force");
+    QVERIFY(row && row->value < 1e-2 * heavy);
+  }
+
   // The space station docks (kilonewtons while it assembles) and then rests: its constraint
   // forces fall to round-off (1e-6 N and below), which a per-frame scale drew full length. Now
   // no force arrow is drawn and the legend keeps the scale of the motion.

@@ -3,6 +3,8 @@
 // a click or a drag in the plot, CSV export through the file dialog, the plot cut by Reset and
 // following new frames while playing, thousands of frames decimated, and the playhead drawn.
 #include <QFileDialog>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QTreeWidget>
@@ -302,6 +304,26 @@ class PlotDockTest : public QObject {
     QCOMPARE(z->points().back().y(), snap->bodies[0].x.z());
     QVERIFY(std::abs(z->points().back().y() - zBefore) > 1e-3);  // released at 0.5 s: it falls
     w.document().undoStack()->setClean();
+  }
+
+  // Another file opened: what was plotted of the old scene's bodies leaves the plot and its
+  // legend (it stayed, as a series of a body the new scene does not have); the energies stay.
+  void anotherFileDropsTheOldScenesSeries() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/pendulum.json"));
+    QVERIFY(openPlots(w));
+    QVERIFY(pick(w, QStringLiteral("rod z (m)")));
+    QVERIFY(pick(w, QStringLiteral("Kinetic energy (J)")));
+    QVERIFY(w.plots()->series(QStringLiteral("body:rod:2")));
+    w.document().undoStack()->setClean();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/newtons_cradle.json"));
+    QVERIFY(waitForSnapshot(w));
+    QTRY_VERIFY_WITH_TIMEOUT((w.plots()->refresh(), !w.plots()->series(QStringLiteral("body:rod:2"))), 5000);
+    QVERIFY(!w.plots()->plottedKeys().contains(QStringLiteral("body:rod:2")));
+    QVERIFY(w.plots()->series(QStringLiteral("energy:kinetic")));
+    for (QLegendMarker* m : w.plots()->chart()->legend()->markers())
+      QVERIFY2(!m->label().contains(QStringLiteral("rod")), qPrintable(m->label()));
   }
 
   // Thousands of frames (run as fast as the machine goes): the dock holds them all and draws at
