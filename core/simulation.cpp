@@ -93,6 +93,9 @@ void Simulation::fireDueEvents() {
   const auto& ev = m_model->events;
   while (m_state.nextEvent < ev.size() && snapToGrid(ev[m_state.nextEvent].time) <= m_state.t) {
     applyEvent(*m_model, ev[m_state.nextEvent], m_state);
+    // (a drive's speed may jump: the velocity constraints' laws start again from the measured
+    // rate; see velocityConstraintTarget)
+    m_state.memory.velocityAim.clear();
     ++m_state.nextEvent;
     m_packed = false;
     m_ctx.rowsCurrent = false;

@@ -109,24 +109,28 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
 // (p' - p has h^3/6 of it against g''s h^2/2), so o = h (c + g)/6 at the start + h (c + g)/3 at
 // the end (with h (c + g)/2 alone a rod spinning at 100 rad/s about its driven end stayed 40 um
 // off its path while I said 0.5 um).
-// V_{n-1} is the rate the law set last step (StepMemory::velocityAim), not the one measured: the
-// mean rate differs from the aim by the terms left out above (O(h^2), turning with the bodies),
-// and a law stepped on the measured rate holds that bias as a steady state with I = tau^2 bias / h:
-// a rod spinning at 100 rad/s about its driven end sat 7 mm off its path, its end circling there
-// at 0.35 m/s against the law's damping, and lost 95 % of its energy in a minute. And what the
-// mean rate missed of the solve's rate last step (StepMemory::velocityMiss, updated by
-// Simulation) is taken off this step's: those terms change little from one step to the next, and
-// left in, the law's response to them, lagging their turn, did work: a rod spinning at 20 rad/s
-// about its driven end gained 4.7 % of its energy a minute under tau (0.04 % with the miss taken
-// back; a miss that does not go away, a conflict, is pushed against by a constant amount, not a
-// growing one: the miss is measured against the rate the solve was given). The first step after
-// the constraint comes on starts from the rate measured then (the motion is continuous there;
-// the offset o does not apply to a step not yet taken).
+// V_{n-1} is the rate the law set last step (StepMemory::velocityAim), and what the mean rate
+// missed of the solve's rate last step (StepMemory::velocityMiss, updated by Simulation) is taken
+// off this step's. The terms left out above (O(h^2), turning with the bodies) change little from
+// one step to the next; a law stepped on the measured rate takes them into its state and holds
+// them as a steady offset with I = tau^2 miss / h (and taking the miss back does not help: the
+// law's state then sums the miss's changes, the same turning offset): a rod spinning at 100 rad/s
+// about its driven end sat 7 mm off its path, its end circling there at 0.35 m/s against the
+// law's damping, and lost 95 % of its energy in a minute; at 20 rad/s it gained 4.7 % a minute
+// under tau (0.04 % on its own aim with the miss taken back). A miss that does not go away (a
+// conflict) is pushed against by a constant amount, not a growing one: it is measured against the
+// rate the solve was given. The law starts from the measured mean rate, the rate now less that
+// offset, where it has no aim: after an event (Simulation::fireDueEvents forgets the aims, so a
+// drive's set speed is followed by the law, not cancelled in one step), and from the rate itself
+// on the first step after the constraint comes on (the motion is continuous there).
 Vec3 velocityConstraintTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g,
                               std::vector<Vec3>& nextAim) {
   const double h = stab.h;
   const bool aimed = stab.velocityAim && size_t(j) < stab.velocityAim->size() && !std::isnan((*stab.velocityAim)[size_t(j)].x());
-  const Vec3 last = aimed ? (*stab.velocityAim)[size_t(j)] : r.D1;
+  const bool stepped = stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x());
+  const Vec3 last = aimed     ? (*stab.velocityAim)[size_t(j)]
+                    : stepped ? Vec3(r.D1 - (*stab.rateOffset)[size_t(j)] / 3.0 - (h / 3.0) * (r.c + g))
+                              : r.D1;
   Vec3 aim = Vec3::Zero();
   switch (stab.kind) {
     case StabilizationKind::Implicit: break;
