@@ -150,6 +150,91 @@ def torus_chain():
                  contact_settings(), bodies, planes=[FLOOR])
 
 
+def card_house_friction():
+    """Seven playing cards on a board held up by nothing but their contacts and friction: two
+    A-frames, a card laid flat across them, an A-frame on that. No constraint at all.
+
+    In the x-z plane a card turned by a about y maps its local (u, v) (u across its thickness, v
+    along its height) to x = u cos a + v sin a, z = -u sin a + v cos a. An A-frame is two cards
+    leaning at -phi and +phi, their inner top edges meeting at the apex. By symmetry the force
+    between the tops is horizontal; the contact's normal is one card's face normal, phi from the
+    horizontal, so the tops need mu >= tan phi (0.32 at 18 degrees) and each foot
+    mu >= tan(phi) / 2 (0.16), with a load on the apex too. The cards have 0.6 (static) and 0.5.
+    (Cards leaning the top of one on the other's face need 0.46 at the top without a load and
+    0.87 under the roof's share: that house fell.)"""
+    t, w, h = 0.003, 0.12, 0.18         # card: thickness, width (along y), height
+    phi, gap = math.radians(18), 5e-7
+    card = {"type": "box", "size": [t, w, h], "density": 700, "restitution": 0.0,
+            "friction": 0.5, "static_friction": 0.6}
+    bodies = []
+
+    def local(a, u, v):
+        return [u * math.cos(a) + v * math.sin(a), -u * math.sin(a) + v * math.cos(a)]
+
+    def corners(center, a):
+        return [[center[0] + p[0], center[1] + p[1]] for p in
+                (local(a, u, v) for u in (-t / 2, t / 2) for v in (-h / 2, h / 2))]
+
+    # the house stands turned by `turn` about the vertical, so that the app's first view (along
+    # +y) sees the A-frames from three quarters, not edge on
+    turn = math.radians(30)
+    cz, sz = math.cos(turn / 2), math.sin(turn / 2)
+
+    def add_card(name, center, a):
+        b = dict(card)
+        ca, sa = math.cos(a / 2), math.sin(a / 2)  # R_z(turn) R_y(a) as a quaternion [w, x, y, z]
+        b.update({"name": name, "position": [center[0] * math.cos(turn), center[0] * math.sin(turn), center[1]],
+                  "orientation": [cz * ca, -sz * sa, cz * sa, sz * ca]})
+        bodies.append(b)
+        return max(c[1] for c in corners(center, a))
+
+    def a_frame(name, apex_x, z0):
+        # the right card (a = -phi): its inner edge (u = -t/2) runs from its foot, the lowest
+        # corner, on the surface, to the apex; the left card is its mirror image
+        a = -phi
+        foot = local(a, -t / 2, -h / 2)
+        right = [apex_x + h * math.sin(phi) + gap - foot[0], z0 + gap - foot[1]]
+        left = [2 * apex_x - right[0], right[1]]
+        return max(add_card(name + "_left", left, phi), add_card(name + "_right", right, a))
+
+    table_top = 0.03
+    bodies.append({"name": "table", "type": "box", "size": [0.5, 0.35, table_top], "density": 700, "fixed": True,
+                   "position": [0, 0, table_top / 2], "orientation": axis_angle([0, 0, 1], math.degrees(turn)),
+                   "restitution": 0.0, "friction": 0.5, "static_friction": 0.6})
+    top = max(a_frame("frame1", -0.06, table_top), a_frame("frame2", 0.06, table_top))
+    roof_z = top + t / 2 + gap
+    add_card("roof", [0.0, roof_z], math.pi / 2)
+    a_frame("frame3", 0.0, roof_z + t / 2)
+    return scene("A card house on a board, standing by friction alone: two A-frames of playing cards, a card laid "
+                 "across them and an A-frame on that; no constraint holds any card.",
+                 contact_settings(30), bodies, planes=[FLOOR])
+
+
+def marbles():
+    """500 glass marbles poured into a bin: 20 handfuls of 25, one every 0.1 s, each created
+    (a create event) 0.35 m above the floor falling at 1 m/s; the bin's walls are fixed boxes."""
+    rng = random.Random(7)
+    r, inner, wall, height = 0.008, 0.24, 0.02, 0.16
+    bodies, events = [], []
+    for i, (x, y, sx, sy) in enumerate(((0, -(inner + wall) / 2, inner + 2 * wall, wall),
+                                        (0, (inner + wall) / 2, inner + 2 * wall, wall),
+                                        (-(inner + wall) / 2, 0, wall, inner),
+                                        ((inner + wall) / 2, 0, wall, inner))):
+        bodies.append({"name": "wall%d" % (i + 1), "type": "box", "size": [sx, sy, height], "density": 700,
+                       "fixed": True, "position": [x, y, height / 2], "restitution": 0.3})
+    for k in range(20):
+        for j in range(25):
+            name = "marble%d" % (25 * k + j + 1)
+            x = 0.022 * (j % 5 - 2) + rng.uniform(-0.002, 0.002)
+            y = 0.022 * (j // 5 - 2) + rng.uniform(-0.002, 0.002)
+            bodies.append({"name": name, "type": "sphere", "radius": r, "density": 2500,
+                           "position": [x, y, 0.35 + rng.uniform(0, 0.004)], "velocity": [0, 0, -1],
+                           "restitution": 0.3, "friction": 0.3, "static_friction": 0.4, "active": False})
+            events.append({"time": round(0.1 * k, 3), "action": "create", "target": name})
+    return scene("500 glass marbles poured into a bin, a handful of 25 every 0.1 s.",
+                 contact_settings(10), bodies, events=events, planes=[FLOOR])
+
+
 def write(name, s):
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(s, f, indent=2)
@@ -484,6 +569,8 @@ def main():
     write("newtons_cradle", newtons_cradle())
     write("torus_chain", torus_chain())
     write("rolling_ball", rolling_ball())
+    write("card_house_friction", card_house_friction())
+    write("marbles", marbles())
 
 
 if __name__ == "__main__":
