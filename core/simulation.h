@@ -1,6 +1,7 @@
 // A running simulation: a Model, the State it alone owns, and the step loop that fires
 // timeline events at their exact times.
 #pragma once
+#include <cstdint>
 
 #include <limits>
 #include <memory>
@@ -93,6 +94,7 @@ class Simulation {
   std::vector<double> m_forceMobility;
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
+  std::vector<std::uint8_t> m_turnIsFree;  // per body: its turn needs no substeps (see the constructor)
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end
   std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;
