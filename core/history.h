@@ -1,4 +1,5 @@
-// The recorded history of a run: the State at each frame time, so a GUI can scrub to any
+// The recorded history of a run: the State at each frame time (with the contacts of the step
+// that reached it, to draw), so a GUI can scrub to any
 // recorded frame at once and resume from it (a run resumed from a recorded State repeats the
 // uninterrupted run bitwise: core/simulation.h). Frames lie on a fixed frame grid of the
 // simulation's time-step grid; memory is bounded: when a new frame would exceed the limit, the
@@ -9,6 +10,9 @@
 #include <deque>
 #include <optional>
 
+#include <vector>
+
+#include "core/contact_draw.h"
 #include "core/state.h"
 
 namespace tether::core {
@@ -30,9 +34,10 @@ class History {
   std::size_t size() const { return m_frames.size(); }
   bool empty() const { return m_frames.empty(); }
 
-  // Append a frame; its time must be after the last one's (earlier frames are discarded first:
-  // recording after a seek replaces what followed). Drops the oldest frames to stay in bounds.
-  void record(const State& s);
+  // Append a frame, with the contacts of the step that reached it (to draw when it is replayed);
+  // its time must be after the last one's (earlier frames are discarded first: recording after
+  // a seek replaces what followed). Drops the oldest frames to stay in bounds.
+  void record(const State& s, std::vector<ContactDraw> contacts = {});
   // Discard every frame with t > time (keep t <= time), or with t >= time when strict.
   void truncateAfter(double time, bool strict = false);
   void clear();
@@ -45,9 +50,16 @@ class History {
   const State* nearest(double time) const;
   // The first frame after time, if any (replaying forward).
   const State* after(double time) const;
+  // The contacts recorded with a frame these return (empty for any other state).
+  const std::vector<ContactDraw>& contactsOf(const State* frame) const;
 
  private:
-  std::deque<State> m_frames;
+  struct Frame {
+    State state;
+    std::vector<ContactDraw> contacts;
+  };
+  static std::size_t frameBytes(const Frame& f);
+  std::deque<Frame> m_frames;
   std::size_t m_limit;
   std::size_t m_bytes = 0;
 };

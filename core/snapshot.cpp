@@ -141,9 +141,7 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
   for (size_t i = 0; i < m.paths.size(); ++i)
     out.pathPoints.push_back(m.paths[i].sample(st.params.pathClock[i].local(st.t)).x);
 
-  out.contacts.clear();
-  for (const ContactReport& r : sim.contacts())
-    out.contacts.push_back({r.contact.bodyA, r.contact.bodyB, r.plane, r.contact.pointB, r.force * r.contact.normal});
+  contactDraws(sim, out.contacts);
   out.contactProblem = sim.contactProblem();
 
   out.energy = energy(m, st);
@@ -153,6 +151,12 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
     out.mouseFrom = st.bodies[size_t(ms.body)].x + st.bodies[size_t(ms.body)].q.normalized() * ms.local;
     out.mouseTo = ms.target;
   }
+}
+
+void contactDraws(const Simulation& sim, std::vector<ContactDraw>& out) {
+  out.clear();
+  for (const ContactReport& r : sim.contacts())
+    out.push_back({r.contact.bodyA, r.contact.bodyB, r.plane, r.contact.pointB, r.force * r.contact.normal});
 }
 
 }  // namespace tether::core

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/contact_draw.h"
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
@@ -72,15 +73,6 @@ struct ForceDraw {
   Vec3 vector = Vec3::Zero();      // constant force N or torque N m
 };
 
-// One contact of the last step (Simulation::contacts): the force the other side (a body or a
-// ground plane) pushes body A with, as the step's average, at the surface point it pushes to.
-struct ContactDraw {
-  int bodyA = -1, bodyB = -1;      // bodyB -1: the ground plane `plane`
-  int plane = -1;
-  Vec3 at = Vec3::Zero();          // the contact point on B's surface, world, m
-  Vec3 force = Vec3::Zero();       // on body A: (impulse / h) n, N (the reaction on B is -force)
-};
-
 struct Snapshot {
   std::shared_ptr<const SceneGeometry> geometry;
   long revision = 0;               // the document revision this snapshot reflects
@@ -93,8 +85,8 @@ struct Snapshot {
   std::vector<ConstraintDraw> constraints;
   std::vector<ForceDraw> forces;
   std::vector<Vec3> pathPoints;    // each path's moving point now, m
-  // the contacts of the last step the simulation took, and its contact problem ("" if none); the
-  // GUI empties them for a frame replayed from its history (whose step's contacts are not kept)
+  // the contacts of the last step the simulation took, and its contact problem ("" if none); for
+  // a frame replayed from the GUI's history, the contacts recorded with it (no problem text)
   std::vector<ContactDraw> contacts;
   std::string contactProblem;
   Energy energy;
@@ -105,6 +97,8 @@ struct Snapshot {
 
 // Evaluates the simulation at its current state (Simulation::refresh) and fills out from it.
 void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry, Snapshot& out);
+// The contacts of the simulation's last step, as drawn (and recorded with a frame).
+void contactDraws(const Simulation& sim, std::vector<ContactDraw>& out);
 
 // World position of a body's local point in a pose.
 inline Vec3 worldPoint(const BodyPose& p, const Vec3& local) { return p.x + p.q * local; }

@@ -118,6 +118,7 @@ void SimulationController::run() {
 
 void SimulationController::restart() {
   m_sim = std::make_unique<core::Simulation>(m_model);
+  m_contactsCurrent = true;  // (none yet)
   m_history.clear();
   m_samples.clear();
   recordFrame();
@@ -132,7 +133,10 @@ void SimulationController::dropEndedDrag() {
 
 void SimulationController::recordFrame() {
   const core::State& s = m_sim->state();
-  m_history.record(s);
+  // with the contacts of the step that reached it, drawn again when the frame is replayed
+  std::vector<core::ContactDraw> contacts;
+  if (m_contactsCurrent) core::contactDraws(*m_sim, contacts);
+  m_history.record(s, std::move(contacts));
   auto snap = std::make_shared<ControllerSnapshot>();
   fillShown(*snap);
   if (!m_history.empty() && m_history.end() == s.t) m_samples.push(std::make_shared<const core::FrameSample>(core::frameSample(*snap)));
@@ -151,7 +155,7 @@ void SimulationController::truncateHistory(double t, bool strict) {
 void SimulationController::fillShown(core::Snapshot& snap) {
   core::fillSnapshot(*m_sim, m_geometry, snap);
   if (!m_contactsCurrent) {
-    snap.contacts.clear();
+    snap.contacts = m_shownContacts;
     snap.contactProblem.clear();
   }
 }
@@ -160,6 +164,7 @@ void SimulationController::showFrame(const core::State& s) {
   m_prepared.reset();
   m_sim->setState(s);
   m_contactsCurrent = false;
+  m_shownContacts = m_history.contactsOf(&s);
   m_message.clear();
 }
 
@@ -208,6 +213,7 @@ bool SimulationController::nextFrame(bool loop) {
     if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) {
       m_sim->setState(*s);
       m_contactsCurrent = false;
+      m_shownContacts = m_history.contactsOf(s);
     }
     m_prepared.reset();
     m_message = r.message;
@@ -257,6 +263,7 @@ void SimulationController::load(Load& l) {
     m_model = std::move(model);
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(from));
+    m_contactsCurrent = true;  // (none until it steps)
     dropEndedDrag();
     if (rewind) {
       if (m_history.empty()) recordFrame();
@@ -292,6 +299,7 @@ void SimulationController::load(Load& l) {
     m_model = std::move(model);
     m_scene = std::move(l.scene);
     m_sim = std::make_unique<core::Simulation>(m_model, std::move(st));
+    m_contactsCurrent = true;  // (none until it steps)
     dropEndedDrag();
     truncateHistory(now, true);
     recordFrame();
@@ -379,7 +387,7 @@ bool SimulationController::handle(Message& msg) {
         m_sim->setState(*f);
         auto snap = std::make_shared<core::Snapshot>();
         core::fillSnapshot(*m_sim, m_geometry, *snap);
-        snap->contacts.clear();  // a recorded frame's contacts are not kept
+        snap->contacts = m_history.contactsOf(f);
         snap->contactProblem.clear();
         snap->revision = m_revision;
         frames.push_back(std::move(snap));

@@ -185,8 +185,9 @@ class SimulationController {
   double m_debt = 0.0;             // simulated time owed to real time, s
   std::string m_message;
   // the simulation's contacts (Simulation::contacts) are those of the state it holds: it stepped
-  // to it (false once a frame is replayed from the history, whose contacts are not kept)
+  // to it (false once a frame is replayed from the history: then the contacts recorded with it)
   bool m_contactsCurrent = false;
+  std::vector<core::ContactDraw> m_shownContacts;  // a replayed frame's recorded contacts (!m_contactsCurrent)
   std::chrono::steady_clock::time_point m_lastFrame;
   ResimulationInfo m_resimulation;  // while load() re-simulates
 

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QToolTip>
@@ -673,7 +674,16 @@ TimelineDock::TimelineDock(Document& doc, SimulationController& sim, QWidget* pa
   m_time = new QLabel;
   bar->addWidget(m_time);
   v->addLayout(bar);
-  v->addWidget(m_view, 1);
+  // the lanes scroll vertically: a scene with an event for each of 500 marbles has 500 lanes,
+  // and the view's height (every lane) made the main window 11 000 px tall
+  auto* lanes = new QScrollArea;
+  lanes->setObjectName(QStringLiteral("timelineLanes"));
+  lanes->setWidget(m_view);
+  lanes->setWidgetResizable(true);
+  lanes->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  lanes->setFrameShape(QFrame::NoFrame);
+  lanes->setMinimumHeight(m_view->minimumHeight());
+  v->addWidget(lanes, 1);
   // Under the view, the whole timeline as a scroll bar (the view pages after the playhead while
   // playing; this brings earlier times back, as do Shift+wheel and Fit)
   m_scroll = new QScrollBar(Qt::Horizontal);

@@ -41,6 +41,28 @@ TEST(History, KeepsWithinItsMemoryBoundByDroppingTheOldest) {
   EXPECT_DOUBLE_EQ(h.start(), 9.9);
 }
 
+// Each frame keeps the contacts it was recorded with (the app draws them when the frame is
+// replayed); they count towards the memory bound; a state that is not one of the frames has none.
+TEST(History, FramesKeepTheirContacts) {
+  History h;
+  for (int k = 0; k <= 4; ++k) {
+    std::vector<ContactDraw> c(static_cast<size_t>(k));
+    for (int i = 0; i < k; ++i) c[size_t(i)] = {.bodyA = i, .force = Vec3(0, 0, k)};
+    h.record(frameAt(k / 4.0, 2), std::move(c));
+  }
+  EXPECT_EQ(h.bytes(), 5 * stateBytes(frameAt(0, 2)) + 10 * sizeof(ContactDraw));
+  const std::vector<ContactDraw>& c = h.contactsOf(h.nearest(0.74));
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[2].bodyA, 2);
+  EXPECT_EQ(c[2].force.z(), 3.0);
+  EXPECT_TRUE(h.contactsOf(h.atOrBefore(0.1)).empty());
+  const State other = frameAt(0.75, 2);
+  EXPECT_TRUE(h.contactsOf(&other).empty());
+  EXPECT_TRUE(h.contactsOf(nullptr).empty());
+  h.truncateAfter(0.5);
+  EXPECT_EQ(h.bytes(), 3 * stateBytes(frameAt(0, 2)) + 3 * sizeof(ContactDraw));
+}
+
 TEST(History, LookupsAndTruncation) {
   History h;
   for (int k = 0; k <= 10; ++k) h.record(frameAt(k / 8.0, 2));  // exact binary times

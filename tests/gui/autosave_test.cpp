@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QStyleOptionSlider>
 #include <QToolButton>
@@ -546,6 +547,30 @@ class AutosaveTest : public QObject {
     QTest::mouseClick(fit, Qt::LeftButton);
     QVERIFY(tv->xAt(0.0) >= tv->labelWidth() && tv->xAt(end) <= tv->width());
     QCOMPARE(bar->maximum(), 0);
+    w.document().undoStack()->setClean();
+  }
+
+  // The lanes scroll: the bundled marbles (500 bodies, each brought in by a create event, 500
+  // lanes) opened in a 1280 x 800 window left it 11 453 px tall, the view's height for every
+  // lane. Now the window keeps its size, the lanes get a vertical scroll bar, and scrolled to
+  // the bottom the last marble's lane is in view.
+  void timelineLanesScrollInsteadOfGrowingTheWindow() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 800);
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + QStringLiteral("/marbles.json")) && waitForSnapshot(w));
+    QTest::qWait(50);
+    QVERIFY2(w.height() <= 800, qPrintable(QString::number(w.height())));
+    ui::TimelineView* tv = w.timeline()->view();
+    QCOMPARE(int(tv->lanes().size()), 500);
+    auto* lanes = w.timeline()->findChild<QScrollArea*>(QStringLiteral("timelineLanes"));
+    QVERIFY(lanes);
+    QScrollBar* bar = lanes->verticalScrollBar();
+    QVERIFY(bar->isVisible());
+    QVERIFY(bar->maximum() > 0);
+    bar->setValue(bar->maximum());
+    const QRect seen = lanes->viewport()->rect().translated(0, bar->value());
+    QVERIFY(seen.contains(QPoint(5, tv->laneY(499) + 5)));
     w.document().undoStack()->setClean();
   }
 

@@ -1,7 +1,8 @@
 // Contacts in the GUI (issue 20): a ground plane is drawn, listed, edited and deleted as other
 // objects are, with undo; the scene settings and the body inspector edit the contact fields and
 // refuse bad values with the validator's reason; the debug overlay draws the contact points and
-// force arrows (own toggle, |F| on hover; none for a frame replayed from the history); a contact
+// force arrows (own toggle, |F| on hover; a frame replayed from the history shows those recorded
+// with it); a contact
 // problem shows in the status bar.
 #include "gui_util.h"
 
@@ -331,11 +332,21 @@ class ContactsTest : public QObject {
     QTRY_VERIFY(contactArrows(v).empty());
     toggle->trigger();
     QTRY_VERIFY(!contactArrows(v).empty());
-    // a frame replayed from the history has no contacts to show (its step's are not kept)
+    // a frame replayed from the history shows the contacts recorded with it: the box's four
+    // corners carrying its weight, drawn as arrows; stepping on from it draws the new step's
     const double t = snap->t;
     w.simulation().stepBack();
     QTRY_VERIFY(w.simulation().snapshot()->t < t);
-    QVERIFY(w.simulation().snapshot()->contacts.empty());
+    const auto replayed = w.simulation().snapshot();
+    QCOMPARE(int(replayed->contacts.size()), 4);
+    double replayedSum = 0;
+    for (const core::ContactDraw& c : replayed->contacts) replayedSum += c.force.z();
+    QVERIFY2(std::abs(replayedSum - mg) < 1e-6 * mg, qPrintable(QString::number(replayedSum)));
+    v->pollSnapshot();
+    QTRY_VERIFY(!contactArrows(v).empty());
+    w.simulation().step();
+    QTRY_VERIFY(w.simulation().snapshot()->t > replayed->t);
+    QCOMPARE(int(w.simulation().snapshot()->contacts.size()), 4);
     w.document().undoStack()->setClean();
   }
 
