@@ -5,6 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "render/scene_walk.h"
+
 namespace tether::render {
 
 using core::BodyGeometry;
@@ -113,6 +115,29 @@ Hit pickBody(const core::Snapshot& s, const Ray& ray) {
       h.distance = *t;
       h.position = ray.origin + *t * ray.direction;
     }
+  }
+  return h;
+}
+
+Hit pickPlane(const core::Snapshot& s, const Ray& ray) {
+  Hit h;
+  h.distance = kInf;
+  for (size_t i = 0; i < s.geometry->planes.size(); ++i) {
+    const core::PlaneDef& pl = s.geometry->planes[i];
+    const Vec3 n = pl.normal.normalized();
+    const double along = n.dot(ray.direction);
+    if (!n.allFinite() || std::abs(along) < 1e-12) continue;
+    const double t = n.dot(pl.point - ray.origin) / along;
+    if (!(t > 0.0) || t >= h.distance) continue;
+    // on the square drawn for it: its sides along the images of x and y (as the renderer turns it)
+    const Vec3 d = ray.origin + t * ray.direction - pl.point;
+    const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), n);
+    const double half = 0.5 * planeSide(pl, s);
+    if (std::abs(d.dot(q * Vec3::UnitX())) > half || std::abs(d.dot(q * Vec3::UnitY())) > half) continue;
+    h.kind = Hit::Kind::Plane;
+    h.index = int(i);
+    h.distance = t;
+    h.position = pl.point + d;
   }
   return h;
 }

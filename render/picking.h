@@ -15,9 +15,9 @@ namespace tether::render {
 std::optional<double> intersectBody(const core::BodyGeometry& g, const core::BodyPose& pose, const Ray& ray);
 
 struct Hit {
-  enum class Kind { None, Body, Nail, ControlPoint, PathPoint, Keyframe, Segment };
+  enum class Kind { None, Body, Nail, ControlPoint, PathPoint, Keyframe, Segment, Plane };
   Kind kind = Kind::None;
-  int index = -1;       // body, nail, path or segment index
+  int index = -1;       // body, nail, path, segment or ground plane index
   int point = -1;       // ControlPoint: index into the body's geometry points; Keyframe: its index
   Vec3 position = Vec3::Zero();  // world: the hit on the surface, or the point picked
   double distance = 0;  // ray parameter (Body) or pixels (others)
@@ -26,6 +26,9 @@ struct Hit {
 
 // The nearest body the ray hits (inactive bodies are skipped).
 Hit pickBody(const core::Snapshot& s, const Ray& ray);
+// The nearest ground plane the ray meets on its drawn square (planeSide wide, render/scene_walk.h),
+// from either side; distance is the ray parameter.
+Hit pickPlane(const core::Snapshot& s, const Ray& ray);
 // The body under pixel (px, py), or else the body nearest to it on screen within radius pixels:
 // a thin rod a few pixels wide, moving or not, is picked by a click beside it. position is on the
 // body's surface (where the ray nearest to the cursor hits it); distance is the ray parameter.

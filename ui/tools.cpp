@@ -23,7 +23,7 @@ class SelectTool : public Tool {
  public:
   explicit SelectTool(ToolContext& ctx)
       : Tool(ctx, buildTool("select", "Select / move",
-                            "Select a body, nail, constraint arrow or spring by clicking it; drag a body or nail to "
+                            "Select a body, nail, ground plane, constraint arrow or spring by clicking it; drag a body or nail to "
                             "move its start pose. While the model plays, dragging a body pulls it with a spring.",
                             Qt::Key_S)) {}
 
@@ -52,7 +52,12 @@ class SelectTool : public Tool {
     }
     const render::Hit h = render::pickBodyNear(snap, cam, px, py, ToolContext::kBodyPickRadius);
     if (!h) {
-      m_ctx.select({});
+      // a ground plane is an object too: a press on its drawn square selects it; one on the sky
+      // selects nothing
+      if (const render::Hit p = render::pickPlane(snap, cam.ray(px, py)))
+        m_ctx.select({Selection::Kind::Plane, snap.geometry->planes[size_t(p.index)].name});
+      else
+        m_ctx.select({});
       return;
     }
     const core::BodyPose& pose = snap.bodies[size_t(h.index)];
@@ -73,7 +78,10 @@ class SelectTool : public Tool {
       drag(px, py);
       return;
     }
-    if (snap.geometry) hoverNailOrBody(snap, px, py);
+    if (!snap.geometry) return;
+    if (hoverNailOrBody(snap, px, py) || m_hoverNail >= 0) return;
+    if (const render::Hit p = render::pickPlane(snap, m_ctx.camera.ray(px, py)))
+      m_hoverName = QStringLiteral("ground plane \"%1\"").arg(QString::fromStdString(snap.geometry->planes[size_t(p.index)].name));
   }
 
   void release(const core::Snapshot& snap, double px, double py) override {

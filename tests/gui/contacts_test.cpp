@@ -6,8 +6,10 @@
 // problem shows in the status bar.
 #include "gui_util.h"
 
+#include <QLabel>
 #include <QStatusBar>
 
+#include "render/picking.h"
 #include "ui/scene_model.h"
 
 using namespace tether;
@@ -174,6 +176,39 @@ class ContactsTest : public QObject {
     QCOMPARE(doc.scene().planes[0].name, std::string("floor"));
     QCOMPARE(doc.scene().planes[0].restitution, 0.9);
     doc.undoStack()->setClean();
+  }
+
+  // A ground plane is an object like the others: a click on it selects it (the inspector shows
+  // it), hovering names it in the status bar; a click on the sky selects nothing, and one on the
+  // box resting on it still takes the box.
+  void groundPlaneIsSelectedByClickingIt() {
+    ui::MainWindow w;
+    QVERIFY(showBoxOnFloor(w));
+    QVERIFY(w.setTool("select"));
+    ui::ViewportWidget* v = w.viewport();
+    const ui::Selection plane{ui::Selection::Kind::Plane, "floor"};
+    const QPoint floor = pixel(v, Vec3(1.0, 1.5, 0.0));
+    QTest::mouseMove(v, floor);
+    auto* hover = w.findChild<QLabel*>(QStringLiteral("hoverName"));
+    QVERIFY(hover);
+    QTRY_VERIFY2(hover->text().contains(QStringLiteral("ground plane \"floor\"")), qPrintable(hover->text()));
+    QTest::mouseClick(v, Qt::LeftButton, {}, floor);
+    QTRY_COMPARE(w.inspector()->selection(), plane);
+    // the sky: looking along the floor, the first row from the top where the ray misses its square
+    v->camera().set(Vec3(0, 0, 0.2), 4.0, -std::numbers::pi / 2, 0.05);
+    v->update();
+    const auto snap = v->shownSnapshot();
+    QVERIFY(snap);
+    int sky = -1;
+    for (int y = 2; y < v->height() / 2 && sky < 0; y += 2)
+      if (!render::pickPlane(*snap, v->camera().ray(v->width() / 2.0, y))) sky = y;
+    QVERIFY2(sky >= 0, "no sky above the floor in this view");
+    QTest::mouseClick(v, Qt::LeftButton, {}, QPoint(v->width() / 2, sky));
+    QTRY_COMPARE(w.inspector()->selection(), ui::Selection{});
+    obliqueView(v);
+    QTest::mouseClick(v, Qt::LeftButton, {}, pixel(v, Vec3(0.0, 0.0, 0.2)));
+    QTRY_COMPARE(w.inspector()->selection(), (ui::Selection{ui::Selection::Kind::Body, "box"}));
+    w.document().undoStack()->setClean();
   }
 
   // The selected plane is drawn in the selection's colour.

@@ -86,3 +86,31 @@ TEST(Picking, TheBodyUnderTheCursorWinsOverOneBeside) {
   ASSERT_TRUE(c.project(p.x, px, py));
   EXPECT_EQ(render::pickBodyNear(s, c, px, py, 6).index, 1);
 }
+
+// A ground plane is picked where a ray meets its drawn square (planeSide wide: 20 m for a scene
+// near its point), from above or below, the nearest of two; not beyond the square, nor by a ray
+// along it or pointing away.
+TEST(Picking, AGroundPlaneIsPickedOnItsDrawnSquare) {
+  auto geo = std::make_shared<core::SceneGeometry>();
+  geo->planes.push_back({.name = "floor", .point = Vec3::Zero(), .normal = Vec3::UnitZ()});
+  geo->planes.push_back({.name = "shelf", .point = Vec3(0, 0, 1), .normal = Vec3(0, 0, -2)});
+  core::Snapshot s;
+  s.geometry = geo;
+  const auto pick = [&](const Vec3& from, const Vec3& dir) {
+    return render::pickPlane(s, render::Ray{from, dir.normalized()});
+  };
+  render::Hit h = pick(Vec3(3, 4, 0.5), Vec3(0, 0, -1));
+  ASSERT_EQ(h.kind, render::Hit::Kind::Plane);
+  EXPECT_EQ(h.index, 0);
+  EXPECT_NEAR(h.distance, 0.5, 1e-12);
+  EXPECT_NEAR((h.position - Vec3(3, 4, 0)).norm(), 0.0, 1e-12);
+  h = pick(Vec3(3, 4, 0.5), Vec3(0, 0, 1));  // the shelf, seen from below its normal's side
+  ASSERT_EQ(h.kind, render::Hit::Kind::Plane);
+  EXPECT_EQ(h.index, 1);
+  h = pick(Vec3(3, 4, 5), Vec3(0, 0, -1));  // through the shelf first
+  EXPECT_EQ(h.index, 1);
+  EXPECT_FALSE(pick(Vec3(11, 0, 0.5), Vec3(0, 0, -1)));  // beyond the 20 m square
+  EXPECT_FALSE(pick(Vec3(0, 0, 0.5), Vec3(1, 0, 0)));    // along both
+  geo->planes.pop_back();
+  EXPECT_FALSE(pick(Vec3(0, 0, 0.5), Vec3(0, 0.2, 1)));  // away from the floor
+}
