@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <deque>
 #include <optional>
-
 #include <vector>
 
 #include "core/contact_draw.h"

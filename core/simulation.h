@@ -1,8 +1,8 @@
 // A running simulation: a Model, the State it alone owns, and the step loop that fires
 // timeline events at their exact times.
 #pragma once
-#include <cstdint>
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
