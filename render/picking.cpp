@@ -125,12 +125,12 @@ Hit pickPlane(const core::Snapshot& s, const Ray& ray) {
   for (size_t i = 0; i < s.geometry->planes.size(); ++i) {
     const core::PlaneDef& pl = s.geometry->planes[i];
     const Vec3 n = pl.normal.normalized();
-    const double along = n.dot(ray.direction);
-    if (!n.allFinite() || std::abs(along) < 1e-12) continue;
-    const double t = n.dot(pl.point - ray.origin) / along;
-    if (!(t > 0.0) || t >= h.distance) continue;
+    Vec3 at;
+    if (!n.allFinite() || !hitPlane(ray, pl.point, n, at)) continue;
+    const double t = (at - ray.origin).norm();  // (the ray's direction is a unit vector)
+    if (t >= h.distance) continue;
     // on the square drawn for it: its sides along the images of x and y (as the renderer turns it)
-    const Vec3 d = ray.origin + t * ray.direction - pl.point;
+    const Vec3 d = at - pl.point;
     const Quat q = Quat::FromTwoVectors(Vec3::UnitZ(), n);
     const double half = 0.5 * planeSide(pl, s);
     if (std::abs(d.dot(q * Vec3::UnitX())) > half || std::abs(d.dot(q * Vec3::UnitY())) > half) continue;

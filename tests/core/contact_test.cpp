@@ -177,7 +177,7 @@ TEST(Contacts, AStackOfTenBoxesStandsAMinute) {
   EXPECT_NEAR(sumOnFloor, weight, 1e-6 * weight);
 }
 
-// The bundled card house (resources/examples/card_house_friction.json): seven cards on a table,
+// The bundled card house (resources/examples/card_house_friction.json): seven cards on a board,
 // two A-frames, a card across them and an A-frame on that, no constraint at all. Friction holds
 // it (the tops need mu >= tan 18 deg = 0.32, the cards have 0.6): over its 30 s no card moves by
 // more than 0.2 mm or turns by more than 0.005 rad. Without friction it falls within a second.
