@@ -1,6 +1,7 @@
 #include "core/model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <unordered_map>
 
@@ -111,6 +112,10 @@ Model compile(const Scene& s) {
     bm.fixed = b.fixed;
     bm.invMass = b.fixed ? 0.0 : 1.0 / mp.mass;
     bm.invInertia = b.fixed ? Vec3::Zero() : Vec3(mp.inertia.cwiseInverse());
+    for (int k = 0; k < 3; ++k) {
+      const double i1 = mp.inertia((k + 1) % 3), i2 = mp.inertia((k + 2) % 3), tol = 1e-12 * mp.inertia.maxCoeff();
+      if (std::abs(i1 - i2) <= tol && std::abs(mp.inertia(k) - i1) > tol) bm.symmetryAxis = k;
+    }
     bm.initial.x = b.position;
     bm.initial.q = b.orientation.normalized();
     if (!b.fixed) {

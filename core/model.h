@@ -23,6 +23,9 @@ struct alignas(64) BodyModel {
   double invMass = 0.0;              // 1/kg; 0 when fixed
   Vec3 invInertia = Vec3::Zero();    // 1/(kg m^2); 0 when fixed
   Vec3 inertia = Vec3::Zero();       // principal moments, body axes, kg m^2
+  // the body axis of symmetry: the axis whose moment differs from the two others, which are
+  // equal (rods, tori, square boxes); -1 when all three are equal or all differ
+  int symmetryAxis = -1;
   BodyState initial;                 // the pose and momenta the scene gives
 };
 
