@@ -50,6 +50,9 @@ struct ContactRow {
   double depth = 0.0;          // m
   double pull = 0.0;           // J g: gravity's part of the approach's rate, m/s^2
   bool restitutes = false;
+  // leaving faster than the resting speed before this stage (the bounce of an earlier step): its
+  // overlap is left for the motion to clear, as a bouncing contact's is (see contact.h)
+  bool leaves = false;
   // friction: the rows of two tangent directions (t1, t2 = n x t1) per side, like jac with t for n
   Vec6 tangent[2][2];          // [side][direction]
   double friction = 0.0, staticFriction = 0.0;  // the pair's coefficients
@@ -327,6 +330,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       const double eB = c.bodyB >= 0 ? mat[std::size_t(c.bodyB)].x() : cm.planeRestitution[std::size_t(m.plane)];
       row.restitution = std::max(mat[std::size_t(c.bodyA)].x(), eB);
       row.restitutes = row.restitution > 0.0 && row.approach < -restingSpeed;
+      row.leaves = row.approach > restingSpeed;
       const bool onPlane = c.bodyB < 0;
       const std::size_t a = std::size_t(c.bodyA), b = std::size_t(onPlane ? m.plane : c.bodyB);
       row.friction = std::sqrt(mat[a].y() * (onPlane ? cm.planeFriction[b] : mat[b].y()));
@@ -433,26 +437,48 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     }
     // friction: tangential impulses at the contacts that carry a normal impulse, the normal and
     // joint impulses adjusting to them (see frictionPhase)
+    // (kinetic energy of the group's velocities u, and the metric's inner product)
+    const auto inner = [&](const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
+      double e = 0.0;
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const Vec6 ui = u.segment<6>(Eigen::Index(6 * i)), vi = v.segment<6>(Eigen::Index(6 * i));
+        e += velocityProblem.bodies[i].mass * ui.head<3>().dot(vi.head<3>()) +
+             ui.tail<3>().dot(velocityProblem.bodies[i].inertia * vi.tail<3>());
+      }
+      return e;
+    };
+    const auto energy = [&](const Eigen::VectorXd& u) { return 0.5 * inner(u, u); };
     std::vector<Eigen::Vector2d> tangential;
+    const Eigen::VectorXd frictionless = after, frictionlessImpulse = impulse;
     frictionPhase(rows, contactRows, local, velocityProblem, exactSize(velocityProblem) ? 500 : kSweeps, impulse, after,
                   tangential);
+    // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
+    // at what restitution gave it while the tangential impulse turns the body, and the normal
+    // impulse that keeps that rate then can give more than friction took (Kane's paradox of
+    // Newton's law with friction, here after a Poisson bounce): a fat rod (e = 0.87, mu = 0.41)
+    // landing on an end, spinning, left the floor with 0.8 J more than it hit it with. So the
+    // phase's change du is taken as far as it keeps the energy of the frictionless result u_0:
+    // E(u_0 + s du) - E(u_0) = s (<u_0, du>_M + s |du|^2_M / 2) <= 0 for s <= -2 <u_0, du> / |du|^2
+    // (s = 1 when friction dissipates, as it does wherever nothing bounces). u_0 + s du meets every
+    // row that both meet (joint rates, contact rates >= 0: a convex combination).
+    if (!tangential.empty()) {
+      const Eigen::VectorXd du = after - frictionless;
+      const double g = inner(frictionless, du), q = inner(du, du);
+      if (q > 0.0 && g + 0.5 * q > 1e-12 * energy(frictionless)) {
+        const double s = g < 0.0 ? std::min(1.0, -2.0 * g / q) : 0.0;
+        after = frictionless + s * du;
+        impulse = frictionlessImpulse + s * (impulse - frictionlessImpulse);
+        for (Eigen::Vector2d& f : tangential) f *= s;
+      }
+    }
     // Contacts take energy or keep it: projecting onto the cone of contact rates >= 0 cannot
     // lengthen u in the metric M, restitution (e <= 1) gives back at most what compression
-    // took, friction takes. Only the joints' rows can add energy, because they keep their rates
+    // took, friction takes (above). Only the joints' rows can add energy, because they keep their rates
     // J u (not 0): a contact next to a joint that keeps a rate there needs a large turn to meet
     // both (a link hooked into a door, its tube 3 cm in the door's slab, took a 2e10 N impulse
     // and blew up). So when the stage would leave the group with more than a tenth more energy
     // than the step gave it (and more than a body creeping at the resting speed has), its
     // contacts fight its joints: they are left out of this step, and the conflict is named.
-    const auto energy = [&](const Eigen::VectorXd& u) {
-      double e = 0.0;
-      for (std::size_t i = 0; i < members.size(); ++i) {
-        const Vec6 ui = u.segment<6>(Eigen::Index(6 * i));
-        e += 0.5 * (velocityProblem.bodies[i].mass * ui.head<3>().squaredNorm() +
-                    ui.tail<3>().dot(velocityProblem.bodies[i].inertia * ui.tail<3>()));
-      }
-      return e;
-    };
     double creep = 0.0;
     for (const gauss::BodyMetric& b : velocityProblem.bodies) creep += 0.5 * b.mass * restingSpeed * restingSpeed;
     const double before = energy(velocityProblem.unconstrained), gained = energy(after) - before;
@@ -481,7 +507,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         const auto [t1, t2] = tangents(rep.contact.normal);
         rep.friction = (tangential[i].x() * t1 + tangential[i].y() * t2) / h;
       }
-      deep = deep || (!cr.restitutes && cr.depth > cm.slop);
+      deep = deep || (!cr.restitutes && !cr.leaves && cr.depth > cm.slop);
     }
 
     // the overlap of contacts that do not bounce, projected out to the slop
@@ -495,7 +521,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
           continue;
         }
         const ContactRow& cr = rows[std::size_t(contactRows[i])];
-        row.c = cr.restitutes ? -cm.slop : cr.depth - cm.slop;
+        row.c = cr.restitutes || cr.leaves ? -cm.slop : cr.depth - cm.slop;
       }
       const gauss::Solution d = solve(positionProblem);
       // The displacement is linear in the turn: past a tenth of a radian it no longer moves the
