@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -101,6 +102,7 @@ struct Ctx {
   Rng& r;
   bool conservative = true;
   std::string note;
+  std::optional<std::pair<Vec3, Vec3>> keepIn;  // contact scenes: the box the bodies must stay in
 
   void addNote(const std::string& n) { note += (note.empty() ? "" : ", ") + n; }
 
@@ -1540,6 +1542,318 @@ void gui(Ctx& c) {
   c.addNote(moveView ? "views changed between clicks" : "one view");
 }
 
+// ---------------------------------------------------------------------------------------------
+// contact: bodies touching ground planes, fixed bodies and each other (settings.contacts)
+
+struct Material {
+  double e = 0.5, mu = 0.5, mus = 0.5;
+};
+// restitution 0 one time in five, else uniform in [0, 0.9]; frictionless one time in seven,
+// else sliding friction log-uniform in [0.05, 1.2] and sticking friction up to 1.4 times that
+Material randomMaterial(Rng& r) {
+  Material m;
+  m.e = r.chance(0.2) ? 0.0 : r.uniform(0.0, 0.9);
+  if (r.chance(1.0 / 7.0)) {
+    m.mu = m.mus = 0.0;
+  } else {
+    m.mu = r.logUniform(0.05, 1.2);
+    m.mus = m.mu * r.uniform(1.0, 1.4);
+  }
+  return m;
+}
+template <class T> void setMaterial(T& x, const Material& m) {
+  x.restitution = m.e;
+  x.friction = m.mu;
+  x.staticFriction = m.mus;
+}
+
+// How far the body reaches from its centre along the world direction d (unit): its support
+// function (the torus's collision shape is chord capsules inside the ring: it reaches a little less).
+double reach(const BodyDef& b, const Vec3& d) {
+  const Vec3 l = b.orientation.conjugate() * d;
+  switch (b.shape) {
+    case Shape::Sphere: return b.radius;
+    case Shape::Rod: return std::abs(l.z()) * 0.5 * b.length + b.radius;
+    case Shape::Box: return 0.5 * b.size.dot(l.cwiseAbs());
+    case Shape::Torus: return b.majorRadius * std::hypot(l.x(), l.y()) + b.minorRadius;
+  }
+  return 0.0;
+}
+
+// Put b above the plane (point p, unit normal n) at `gap` from it, over the point `at`.
+void restOn(BodyDef& b, const Vec3& p, const Vec3& n, const Vec3& at, double gap) {
+  b.position = at - n.dot(at - p) * n + (reach(b, -n) + gap) * n;
+}
+
+// A unit normal tilted from +z by `angle` about a random horizontal axis.
+Vec3 tilted(Rng& r, double angle) {
+  return Eigen::AngleAxisd(angle, r.perpendicular(Vec3::UnitZ())) * Vec3::UnitZ();
+}
+
+std::string groundPlane(Ctx& c, const Vec3& point, const Vec3& normal, const Material& m) {
+  core::PlaneDef p;
+  p.name = c.unique("ground");
+  p.point = point;
+  p.normal = normal;
+  setMaterial(p, m);
+  c.s.planes.push_back(p);
+  c.s.settings.contacts = true;
+  return p.name;
+}
+
+// A fixed box (a wall, a table, an obstacle).
+std::string fixedBox(Ctx& c, const Vec3& centre, const Vec3& size, const Quat& q, const Material& m) {
+  BodyDef b;
+  b.shape = Shape::Box;
+  b.fixed = true;
+  b.size = size;
+  b.position = centre;
+  b.orientation = q;
+  setMaterial(b, m);
+  return c.add(b);
+}
+
+// Contacts are found at the end of each step, without continuous detection: two bodies whose
+// relative travel in one step exceeds their thickness can pass through each other (the stated
+// limit, README "Contacts"). Contact scenes keep every body at least 1 cm thick (rods and tori of
+// radius >= 5 mm, boxes >= 1 cm in every extent): at the speeds they reach (~5 m/s) a step moves
+// a body 5 mm, half of that.
+void thickEnough(BodyDef& b) {
+  b.radius = std::max(b.radius, 0.005);
+  b.minorRadius = std::max(b.minorRadius, 0.005);
+  b.size = b.size.cwiseMax(0.01);
+}
+
+// A body for contact scenes: any shape, size log-uniform in [lo, hi], its own material.
+BodyDef contactBody(Rng& r, double lo, double hi) {
+  BodyDef b = randomBody(r, randomShape(r), r.logUniform(lo, hi), randomDensity(r));
+  thickEnough(b);
+  b.orientation = r.rotation();
+  setMaterial(b, randomMaterial(r));
+  return b;
+}
+
+void contact(Ctx& c) {
+  Rng& r = c.r;
+  c.s.settings.contacts = true;
+  const int kind = r.integer(0, 8);
+  switch (kind) {
+    case 0: {  // bodies dropped (thrown, spinning) onto a ground plane, tilted up to 25 degrees
+      const Vec3 n = r.chance(0.5) ? Vec3::UnitZ() : tilted(r, r.uniform(0.0, 25.0 * kPi / 180.0));
+      groundPlane(c, Vec3::Zero(), n, randomMaterial(r));
+      const int k = r.integer(1, 3);
+      for (int i = 0; i < k; ++i) {
+        BodyDef b = contactBody(r, 0.05, 0.8);
+        restOn(b, Vec3::Zero(), n, Vec3(1.2 * i, r.uniform(-0.2, 0.2), 0), r.uniform(0.0, 2.0));
+        b.velocity = r.unitVector() * r.uniform(0.0, 3.0);
+        b.angularVelocity = r.unitVector() * r.logUniform(0.1, 20.0);
+        c.add(b);
+      }
+      c.addNote(std::to_string(k) + " bodies dropped onto a ground plane");
+      break;
+    }
+    case 1: {  // a pile poured into a closed bin: four fixed walls and a lid on a ground plane
+      const Material wall = randomMaterial(r);
+      groundPlane(c, Vec3::Zero(), Vec3::UnitZ(), wall);
+      const int n = r.integer(5, 25);
+      const double w = r.uniform(0.3, 0.6), t = 0.1, cell = 0.22;
+      const int perRow = std::max(1, int(2 * w / cell)), layers = (n + perRow * perRow - 1) / (perRow * perRow);
+      const double h = 0.2 + cell * layers + 0.3;  // the lid's underside
+      for (int side = 0; side < 4; ++side) {
+        const int ax = side / 2;
+        const double sgn = side % 2 ? 1.0 : -1.0;
+        Vec3 centre(0, 0, 0.5 * (h + t)), size(2 * (w + t), 2 * (w + t), h + t);
+        centre(ax) = sgn * (w + 0.5 * t);
+        size(ax) = t;
+        fixedBox(c, centre, size, Quat::Identity(), wall);
+      }
+      fixedBox(c, Vec3(0, 0, h + 0.5 * t), Vec3(2 * w, 2 * w, t), Quat::Identity(), wall);
+      for (int i = 0; i < n; ++i) {
+        BodyDef b = contactBody(r, 0.04, 0.2);
+        const int layer = i / (perRow * perRow), k = i % (perRow * perRow);
+        b.position = Vec3(-w + cell * (0.5 + k % perRow), -w + cell * (0.5 + k / perRow), 0.2 + cell * (0.5 + layer));
+        b.velocity = r.unitVector() * r.uniform(0.0, 1.0);
+        b.angularVelocity = r.unitVector() * r.uniform(0.0, 5.0);
+        c.add(b);
+      }
+      c.keepIn = std::make_pair(Vec3(-w, -w, 0.0), Vec3(w, w, h));
+      c.addNote(std::to_string(n) + " bodies shaken in a closed bin");
+      break;
+    }
+    case 2: {  // a stack of boxes, each a little off the one below, maybe with gaps between them
+      const Material m = randomMaterial(r);
+      groundPlane(c, Vec3::Zero(), Vec3::UnitZ(), m);
+      const int n = r.integer(2, 8);
+      double z = 0.0;
+      Vec3 below(0, 0, 0);
+      double belowHalf = 0.5;
+      for (int i = 0; i < n; ++i) {
+        BodyDef b;
+        b.shape = Shape::Box;
+        b.density = randomDensity(r);
+        b.size = Vec3(r.uniform(0.1, 0.5), r.uniform(0.1, 0.5), r.uniform(0.05, 0.3));
+        b.orientation = Quat(Eigen::AngleAxisd(r.uniform(0.0, 2 * kPi), Vec3::UnitZ()));
+        setMaterial(b, r.chance(0.5) ? m : randomMaterial(r));
+        const double off = 0.25 * std::min(belowHalf, 0.5 * b.size.head<2>().minCoeff());
+        const double gap = r.chance(0.5) ? 0.0 : r.uniform(0.0, 0.02);
+        b.position = Vec3(below.x() + r.uniform(-off, off), below.y() + r.uniform(-off, off), z + gap + 0.5 * b.size.z());
+        z = b.position.z() + 0.5 * b.size.z();
+        below = b.position;
+        belowHalf = 0.5 * b.size.head<2>().minCoeff();
+        c.add(b);
+      }
+      c.addNote("a stack of " + std::to_string(n) + " boxes");
+      break;
+    }
+    case 3: {  // a body on a slope: below or above its friction angle
+      const double angle = r.uniform(5.0, 40.0) * kPi / 180.0;
+      const Vec3 n = tilted(r, angle);
+      groundPlane(c, Vec3::Zero(), n, randomMaterial(r));
+      BodyDef b = contactBody(r, 0.05, 0.6);
+      if (r.chance(0.5)) {  // lying on a face / its side, not on an edge
+        const Shape sh = b.shape;
+        b.orientation = Quat::FromTwoVectors(sh == Shape::Rod ? Vec3::UnitX() : Vec3::UnitZ(), n);
+      }
+      restOn(b, Vec3::Zero(), n, Vec3::Zero(), r.chance(0.5) ? 0.0 : r.uniform(0.0, 0.05));
+      c.add(b);
+      c.addNote(std::string(core::toString(b.shape)) + " on a " + std::to_string(int(angle * 180 / kPi)) + " degree slope");
+      break;
+    }
+    case 4: {  // a pendulum swinging into the floor or a fixed block (joint and contacts)
+      const Material m = randomMaterial(r);
+      BodyDef b = contactBody(r, 0.2, 1.2);
+      b.name = c.unique(core::toString(b.shape));
+      const PointRef pin = randomAttach(r, b);
+      const Vec3 nailPos(0, 0, 2.0);
+      place(b, localOf(b, pin), nailPos, r.rotation());
+      gentleMotion(r, b, &nailPos);
+      // the floor a random part of the way up the body's lowest reach below the nail
+      const double lowest = nailPos.z() - b.position.z() + reach(b, -Vec3::UnitZ());
+      const double hangs = (b.position - nailPos).norm() + reach(b, -Vec3::UnitZ());
+      double floorZ = nailPos.z() - hangs * r.uniform(0.6, 0.95);
+      floorZ = std::min(floorZ, nailPos.z() - lowest - 1e-3);  // not touching at the start
+      c.add(b);
+      c.constraint(pointToNail(pin, c.nail(nailPos)));
+      if (r.chance(0.5)) {
+        groundPlane(c, Vec3(0, 0, floorZ), Vec3::UnitZ(), m);
+        c.addNote(std::string(core::toString(b.shape)) + " pendulum striking the floor");
+      } else {
+        groundPlane(c, Vec3(0, 0, nailPos.z() - 4.0), Vec3::UnitZ(), m);
+        const Vec3 side = r.perpendicular(Vec3::UnitZ());
+        const double size = r.uniform(0.2, 0.6);
+        fixedBox(c, Vec3(0, 0, floorZ - 0.5 * size) + side * (0.5 * size + r.uniform(0.0, 0.3)),
+                 Vec3::Constant(size), Quat::Identity(), m);
+        c.addNote(std::string(core::toString(b.shape)) + " pendulum striking a fixed block");
+      }
+      break;
+    }
+    case 5: {  // a chain hanging from a nail, released sideways, heaping on the floor
+      const Material m = randomMaterial(r);
+      SerialSpec spec;
+      spec.n = r.integer(3, 12);
+      spec.nailPos = Vec3(0, 0, 2.0);
+      spec.drift = 2.0;  // nearly horizontal at first: it swings down
+      spec.wander = 0.3;
+      const Shape sh = r.chance(0.6) ? Shape::Rod : (r.chance(0.5) ? Shape::Box : Shape::Torus);
+      const double len = r.uniform(0.1, 0.3);
+      spec.makeLink = [&](int) {
+        BodyDef b = randomBody(r, sh, len, randomDensity(r));
+        thickEnough(b);
+        setMaterial(b, m);
+        return b;
+      };
+      Serial s = buildSerial(c, spec);
+      const double floorZ = spec.nailPos.z() - spec.n * len * r.uniform(0.4, 0.9);
+      double lowest = 1e9;
+      for (const auto& name : s.bodies) lowest = std::min(lowest, c.body(name).position.z() - reach(c.body(name), -Vec3::UnitZ()));
+      groundPlane(c, Vec3(0, 0, std::min(floorZ, lowest - 1e-3)), Vec3::UnitZ(), m);
+      c.addNote(std::to_string(spec.n) + "-link " + core::toString(sh) + " chain falling onto the floor");
+      break;
+    }
+    case 6: {  // spinning and rolling on the floor: a ball with backspin, a coin on its edge, a top
+      const Material m = randomMaterial(r);
+      groundPlane(c, Vec3::Zero(), Vec3::UnitZ(), m);
+      BodyDef b = contactBody(r, 0.05, 0.5);
+      if (b.shape == Shape::Torus && r.chance(0.6)) {  // a coin rolling on its edge
+        const Vec3 axis = r.perpendicular(Vec3::UnitZ());
+        b.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), axis);
+        restOn(b, Vec3::Zero(), Vec3::UnitZ(), Vec3::Zero(), 0.0);
+        const double w = r.uniform(2.0, 30.0);
+        b.angularVelocity = w * axis;
+        b.velocity = -w * (b.majorRadius + b.minorRadius) * axis.cross(Vec3::UnitZ()) * r.uniform(0.5, 1.0);
+        c.addNote("a torus rolling on its edge");
+      } else {
+        restOn(b, Vec3::Zero(), Vec3::UnitZ(), Vec3::Zero(), r.chance(0.5) ? 0.0 : r.uniform(0.0, 0.05));
+        b.velocity = r.perpendicular(Vec3::UnitZ()) * r.uniform(0.0, 5.0);
+        b.angularVelocity = r.chance(0.5) ? Vec3(Vec3::UnitZ() * r.logUniform(1.0, 60.0)) : Vec3(r.unitVector() * r.logUniform(1.0, 60.0));
+        c.addNote(std::string(core::toString(b.shape)) + " sliding and spinning on the floor");
+      }
+      c.add(b);
+      break;
+    }
+    case 7: {  // elastic and frictionless: balls bouncing on the floor and off each other, e = 1
+      const Material m{1.0, 0.0, 0.0};
+      groundPlane(c, Vec3::Zero(), Vec3::UnitZ(), m);
+      const int k = r.integer(1, 4);
+      for (int i = 0; i < k; ++i) {
+        BodyDef b;
+        b.shape = Shape::Sphere;
+        b.radius = r.uniform(0.05, 0.3);
+        b.density = randomDensity(r);
+        setMaterial(b, m);
+        restOn(b, Vec3::Zero(), Vec3::UnitZ(), Vec3(0.7 * i, 0, 0), r.uniform(0.1, 2.0));
+        b.velocity = Vec3(r.uniform(-0.3, 0.3), 0.0, r.uniform(-1.0, 1.0));
+        c.add(b);
+      }
+      c.addNote(std::to_string(k) + " elastic balls (e = 1, no friction)");
+      return;  // conservative: nothing dissipates
+    }
+    default: {  // as the GUI makes it: default bodies at clicks, Add ground plane (z = 0), a pin
+      GuiCamera cam;
+      const int v = r.integer(0, 2);  // the default front view, the top view, an orbited one
+      if (v == 1) cam.pitch = kPi / 2 - 1e-3;
+      if (v == 2) {
+        cam.yaw = r.uniform(-kPi, kPi);
+        cam.pitch = r.uniform(0.2, 1.2);
+      }
+      // a click on the work plane, above the floor (from the top view: on it, the bodies half sunk)
+      auto click = [&]() {
+        Vec3 p = cam.click(r.uniform(-1.5, 1.5), r.uniform(-1.5, 1.5));
+        p.z() = std::abs(p.z());
+        return p;
+      };
+      const int k = r.integer(1, 4);
+      std::vector<std::string> names;
+      for (int i = 0; i < k; ++i) {
+        BodyDef d;
+        d.shape = randomShape(r);
+        d.position = click();
+        if (d.shape == Shape::Rod) {  // a click: a 1 m rod across the screen, radius 0.02
+          d.radius = 0.02;
+          d.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), cam.right());
+        }
+        if (d.shape == Shape::Sphere) d.radius = 0.1;
+        if (d.shape == Shape::Box) d.size = Vec3(0.2, 0.2, 0.2);
+        if (d.shape == Shape::Torus) d.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), cam.workPlaneNormal());
+        d.name = c.unique(core::toString(d.shape));
+        names.push_back(c.add(d));
+      }
+      core::PlaneDef p;
+      p.name = c.unique("ground");
+      c.s.planes.push_back(p);
+      if (r.chance(0.5)) {  // the first body pinned at a point above the floor
+        BodyDef& b = c.body(names[0]);
+        const Vec3 local = b.shape == Shape::Rod ? Vec3(0, 0, -0.5 * b.length) : Vec3(reach(b, Vec3::UnitZ()), 0, 0);
+        const Vec3 at = worldOf(b, local);
+        if (at.z() > 0.0) c.constraint(pointToNail(bodyLocal(b.name, local), c.nail(at)));
+      }
+      c.addNote("GUI: " + std::to_string(k) + " bodies at clicks (view " + std::to_string(v) + "), ground plane added");
+      break;
+    }
+  }
+  c.conservative = false;  // restitution < 1 and friction dissipate
+}
+
 struct CategoryBuilder {
   Category info;
   void (*build)(Ctx&);
@@ -1562,6 +1876,7 @@ const std::vector<CategoryBuilder>& builders() {
       {{"damped", 15, "viscous damping"}, damped},
       {{"assembly", 25, "scattered parts pulled together by tau"}, assembly},
       {{"events", 20, "constraints, springs, gravity switched mid-motion"}, events},
+      {{"contact", 50, "contacts: drops, piles in a bin, stacks, slopes, strikes, chains, rolling, elastic"}, contact},
   };
   return table;
 }
@@ -1603,6 +1918,11 @@ CorpusScene makeScene(int id) {
   Ctx ctx{out.scene, rng};
   cat->build(ctx);
   out.conservative = ctx.conservative && out.scene.events.empty() && out.scene.paths.empty();
+  out.passive = out.scene.events.empty() && out.scene.paths.empty() &&
+                std::none_of(out.scene.forces.begin(), out.scene.forces.end(), [](const ForceDef& f) {
+                  return f.kind == ForceKind::ConstantForce || f.kind == ForceKind::ConstantTorque;
+                });
+  out.keepIn = ctx.keepIn;
   // the scene as a file holds it (the reader normalizes quaternions, for one): a dumped scene
   // then replays bitwise in tether-cli
   out.scene = core::sceneFromJson(core::sceneToJson(out.scene));

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,12 @@ struct CorpusScene {
   // no events, no constant forces or torques: after assembly, kinetic + gravity + spring energy
   // is conserved by the exact dynamics
   bool conservative = true;
+  // passive: nothing drives it (no moving paths, no events, no constant forces or torques), so
+  // its energy after assembly can only fall (damping, friction, inelastic impacts) or stay
+  bool passive = true;
+  // contact scenes (settings.contacts): where every body's centre must be at the end (a bin);
+  // besides, every body ends on the open side of every ground plane
+  std::optional<std::pair<Vec3, Vec3>> keepIn;
   std::string note;  // what the generator built, in a few words
   core::Scene scene;
 };

@@ -2,7 +2,9 @@
 //
 // Corpus/CorpusShard.Run/<config>_sNN: the scenes with id % (the config's shard count) == NN under
 //   one configuration; per scene: no divergence, undamped scenes keep their energy within 1 %
-//   after assembly, drift after assembly within the configuration's bound.
+//   after assembly, drift after assembly within the configuration's bound; contact scenes: no
+//   body escapes (below a ground plane, out of its bin), bodies at rest overlap <= 1e-4 m, a
+//   passive scene gains no energy (runner.cpp).
 // CorpusGenerator.*: the generator is deterministic and covers what it promises.
 // CorpusSummary.Table: the summary table over the results files of a ctest run.
 //
@@ -123,6 +125,7 @@ TEST_P(CorpusShard, Run) {
       EXPECT_LE(r.energyDev, bounds.energy) << describeFailures(r, bounds) << "  " << cs.note;
     EXPECT_LE(r.drift, config.projection ? bounds.driftProjected : bounds.driftUnprojected)
         << describeFailures(r, bounds) << "  " << cs.note;
+    EXPECT_FALSE(r.failsContact(bounds)) << describeFailures(r, bounds) << "  " << cs.note;
     if (dumpDir && (fails || dumpAll)) {
       std::filesystem::create_directories(dumpDir);
       char name[96];
@@ -146,6 +149,8 @@ TEST(CorpusGenerator, DeterministicValidAndCovering) {
   ASSERT_GE(corpusSize(), 300);
   std::map<std::string, int> shapes, constraints, forces, perCategory, conservative;
   int spin50 = 0, rodAxisSpin = 0, scattered = 0, withEvents = 0, paths = 0, generic3d = 0;
+  int contactScenes = 0, elastic = 0, bins = 0;
+  std::set<std::string> contactShapes;
   double rodAspectMin = 1, rodAspectMax = 0, boxAspectMax = 1;
   for (int id = 0; id < corpusSize(); ++id) {
     const CorpusScene a = makeScene(id);
@@ -180,6 +185,14 @@ TEST(CorpusGenerator, DeterministicValidAndCovering) {
     for (const auto& f : a.scene.forces) ++forces[core::toString(f.kind)];
     scattered += a.note.find("scattered") != std::string::npos || a.category == "gui";
     withEvents += !a.scene.events.empty();
+    if (a.scene.settings.contacts) {
+      ++contactScenes;
+      elastic += a.conservative;
+      bins += a.keepIn.has_value();
+      EXPECT_FALSE(a.scene.planes.empty()) << "contact scene " << id << " has no ground plane";
+      for (const auto& body : a.scene.bodies)
+        if (!body.fixed) contactShapes.insert(core::toString(body.shape));
+    }
     paths += !a.scene.paths.empty();
   }
   for (const char* s : {"rod", "sphere", "torus", "box"}) EXPECT_GT(shapes[s], 0) << s;
@@ -192,6 +205,10 @@ TEST(CorpusGenerator, DeterministicValidAndCovering) {
   EXPECT_LT(rodAspectMin, 1.0 / 200.0);
   EXPECT_GT(boxAspectMax, 50.0);
   EXPECT_GT(generic3d, corpusSize() / 2);
+  EXPECT_GE(contactScenes, 50);
+  EXPECT_GT(elastic, 0);
+  EXPECT_GT(bins, 0);
+  EXPECT_EQ(contactShapes.size(), 4u);
   std::cout << "corpus: " << corpusSize() << " scenes; undamped per category:";
   for (const auto& c : categories()) std::cout << " " << c.name << " " << conservative[c.name] << "/" << perCategory[c.name];
   std::cout << "\nbodies:";
@@ -203,7 +220,8 @@ TEST(CorpusGenerator, DeterministicValidAndCovering) {
   std::cout << "\nbodies spinning >= 50 rad/s: " << spin50 << " (" << rodAxisSpin << " rods exactly about their axis)"
             << "; rod radius/length " << rodAspectMin << " .. " << rodAspectMax << "; box aspect up to " << boxAspectMax
             << "; scenes assembled from scattered parts " << scattered << ", with events " << withEvents
-            << ", with moving paths " << paths << ", generic 3D " << generic3d << "\n";
+            << ", with moving paths " << paths << ", generic 3D " << generic3d << "; with contacts " << contactScenes
+            << " (" << elastic << " elastic, " << bins << " in a closed bin)\n";
 }
 
 TEST(CorpusGenerator, SeedsAreDistinct) {

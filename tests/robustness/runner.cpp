@@ -27,6 +27,20 @@
 // tests/robustness/README.md): without projection only tau and the implicit target pull D back,
 // so drift grows with speed; 1 mm is the level projection itself treats as "assembled", far above
 // what the step leaves on the scenes that pass with projection on.
+//
+// Contact scenes (settings.contacts):
+// - escaped: at the end every body's centre must be on the open side of every ground plane, and
+//   inside the scene's keepIn box when it has one (a bin): nothing tunnelled or was thrown out;
+// - rest depth: the deepest contact (ContactReport depth, as the detector found it) over the
+//   last 10 s among bodies at rest (|v| < 5 cm/s; a fixed body counts as at rest). A body resting
+//   on another keeps the slop (1e-6 m) plus the one step of gravity it takes before its contact
+//   stops it (g h^2 ~ 1e-5 m): 1e-4 m is ten times that. While an impact lasts, overlap up to the
+//   approach speed times h is the documented no-continuous-detection limit (depthMax reports it);
+// - energy gain, passive scenes: max (E(t) - E_ref) / scale over t >= t_ref, with the scale above
+//   and t_ref the later of t_asm and the end of the first step that leaves no contact deeper than
+//   1 mm (bodies the user placed overlapping, half sunk in the floor, are lifted out by position
+//   projection, which raises their potential energy once). Impacts, friction and damping may
+//   only take energy away: 1 % of the scale, as for the undamped scenes.
 #include "runner.h"
 
 #include <algorithm>
@@ -87,6 +101,8 @@ RunResult resultHeader(const CorpusScene& cs, const RunConfig& config, double se
   out.config = config.name;
   out.projection = config.projection;
   out.seconds = seconds;
+  out.contacts = cs.scene.settings.contacts;
+  out.passive = cs.passive;
   return out;
 }
 }  // namespace
@@ -115,6 +131,8 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
   std::vector<core::BodyKinematics> kin;
   std::vector<std::pair<double, double>> energies;  // (t, E) from t_asm on
   double keMax = 0.0, vMin = std::numeric_limits<double>::infinity(), vMax = -vMin;
+  double overlapFreeAt = -1.0;  // contact scenes: the end of the first step leaving no contact deeper than 1 mm
+  const double restFrom = seconds - 10.0;
 
   auto observe = [&]() -> bool {
     const core::State& st = sim.state();
@@ -167,6 +185,20 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
         out.omegaAt = t;
         out.omegaBody = model->bodyNames[i];
       }
+    }
+    if (out.contacts && st.t > 0.0) {
+      double deepest = 0.0;
+      auto atRest = [&](int i) { return i < 0 || model->bodies[size_t(i)].fixed || kin[size_t(i)].v.norm() < 0.05; };
+      for (const core::ContactReport& c : sim.contacts()) {
+        const double d = c.contact.depth;
+        deepest = std::max(deepest, d);
+        if (t >= restFrom && d > out.restDepth && atRest(c.contact.bodyA) && atRest(c.contact.bodyB)) {
+          out.restDepth = d;
+          out.restDepthAt = t;
+        }
+      }
+      out.depthMax = std::max(out.depthMax, deepest);
+      if (overlapFreeAt < 0.0 && deepest <= 1e-3) overlapFreeAt = t;
     }
     const core::Energy e = core::energy(*model, st);
     const double E = e.total();
@@ -246,6 +278,35 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
       if (d > bounds.energy && out.energyOverAt < 0.0) out.energyOverAt = t;
     }
     out.energyDev = worst;
+    if (out.contacts && out.passive && overlapFreeAt >= 0.0) {
+      const double tRef = std::max(out.tAssembled, overlapFreeAt);
+      double eRef = 0.0;
+      bool found = false;
+      for (const auto& [t, E] : energies) {
+        if (t < tRef - 1e-12) continue;
+        if (!found) {
+          eRef = E;
+          found = true;
+        }
+        const double g = (E - eRef) / out.energyScale;
+        if (g > out.energyGain) {
+          out.energyGain = g;
+          out.energyGainAt = t;
+        }
+      }
+    }
+  }
+  if (out.contacts && !out.diverged) {
+    const core::State& st = sim.state();
+    for (size_t i = 0; i < nb && out.escaped.empty(); ++i) {
+      if (!st.params.bodyActive[i] || model->bodies[i].fixed) continue;
+      const Vec3 x = st.bodies[i].x;
+      for (const core::PlaneDef& p : cs.scene.planes)
+        if (p.normal.normalized().dot(x - p.point) < 0.0) out.escaped = model->bodyNames[i] + " below " + p.name;
+      if (cs.keepIn && out.escaped.empty() &&
+          ((x - cs.keepIn->first).minCoeff() < 0.0 || (cs.keepIn->second - x).minCoeff() < 0.0))
+        out.escaped = model->bodyNames[i] + " out of the box it was put in";
+    }
   }
   return out;
 }
@@ -349,7 +410,9 @@ std::string toRecord(const RunResult& r) {
     << '\t' << r.energyDev << '\t' << r.energyDevAt << '\t' << r.energyOverAt << '\t' << r.energyEnd << '\t'
     << r.drift << '\t' << r.driftAt << '\t' << r.driftOverAt << '\t' << clean(r.driftConstraint) << '\t' << r.omega
     << '\t' << r.omegaAt << '\t' << clean(r.omegaBody) << '\t' << r.heldDrift << '\t' << clean(r.heldDriftConstraint)
-    << '\t' << clean(r.message);
+    << '\t' << clean(r.message) << '\t' << r.contacts << '\t' << r.passive << '\t' << r.energyGain << '\t'
+    << r.energyGainAt << '\t' << r.depthMax << '\t' << r.restDepth << '\t' << r.restDepthAt << '\t'
+    << clean(r.escaped);
   return o.str();
 }
 
@@ -365,7 +428,7 @@ bool fromRecord(const std::string& line, RunResult& r) {
     }
   }
   f.push_back(cur);
-  if (f.size() != 29) return false;
+  if (f.size() != 37) return false;
   try {
     size_t i = 0;
     r.id = std::stoi(f[i++]);
@@ -399,6 +462,15 @@ bool fromRecord(const std::string& line, RunResult& r) {
     if (r.heldDriftConstraint == "-") r.heldDriftConstraint.clear();
     r.message = f[i++];
     if (r.message == "-") r.message.clear();
+    r.contacts = f[i++] == "1";
+    r.passive = f[i++] == "1";
+    r.energyGain = std::stod(f[i++]);
+    r.energyGainAt = std::stod(f[i++]);
+    r.depthMax = std::stod(f[i++]);
+    r.restDepth = std::stod(f[i++]);
+    r.restDepthAt = std::stod(f[i++]);
+    r.escaped = f[i++];
+    if (r.escaped == "-") r.escaped.clear();
   } catch (...) {
     return false;
   }
@@ -409,7 +481,7 @@ bool fromRecord(const std::string& line, RunResult& r) {
 // Reports
 
 std::string describe(const RunResult& r) {
-  char buf[512];
+  char buf[640];
   std::snprintf(buf, sizeof buf,
                 "scene %d (%s, seed 0x%016" PRIx64 ", %s, %s): t_end %.3f s, t_asm %.3g s, energy dev %.3g (max at "
                 "t = %.3f s, scale %.3g J), drift %.3g m (%s, t = %.3f s), |w| max %.3g rad/s (%s), %ld steps, %.2f s "
@@ -418,7 +490,13 @@ std::string describe(const RunResult& r) {
                 r.endTime, r.tAssembled, r.energyDev, r.energyDevAt, r.energyScale, r.drift,
                 r.driftConstraint.empty() ? "-" : r.driftConstraint.c_str(), r.driftAt, r.omega,
                 r.omegaBody.empty() ? "-" : r.omegaBody.c_str(), r.steps, r.wall);
-  return buf;
+  std::string out = buf;
+  if (r.contacts) {
+    std::snprintf(buf, sizeof buf, "; contacts: deepest %.3g m, at rest %.3g m, energy gain %.3g%s%s", r.depthMax,
+                  r.restDepth, r.energyGain, r.escaped.empty() ? "" : ", ESCAPED ", r.escaped.c_str());
+    out += buf;
+  }
+  return out;
 }
 
 std::string describeFailures(const RunResult& r, const Bounds& b) {
@@ -445,6 +523,19 @@ std::string describeFailures(const RunResult& r, const Bounds& b) {
                   r.driftOverAt, r.driftConstraint.c_str(), r.driftAt, r.heldDrift,
                   r.heldDriftConstraint.empty() ? "" : " ", r.heldDriftConstraint.c_str());
     o << who << buf;
+  }
+  if (r.failsContact(b)) {
+    if (!r.escaped.empty()) o << who << ": ESCAPED: " << r.escaped << " at the end\n";
+    if (r.restDepth > b.restDepth) {
+      std::snprintf(buf, sizeof buf, ": REST DEPTH %.4g m (bound %.3g m) at t = %.3f s\n", r.restDepth, b.restDepth,
+                    r.restDepthAt);
+      o << who << buf;
+    }
+    if (r.passive && r.energyGain > b.energy) {
+      std::snprintf(buf, sizeof buf, ": ENERGY GAIN %.4g (bound %.3g) at t = %.3f s, scale %.4g J\n", r.energyGain,
+                    b.energy, r.energyGainAt, r.energyScale);
+      o << who << buf;
+    }
   }
   return o.str();
 }
@@ -555,6 +646,37 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
     o << "\ndrift with projection off (euler_noproj, " << all.size() << " runs that did not diverge): median "
       << sci(q(0.5)) << " m, 90 % " << sci(q(0.9)) << " m, 99 % " << sci(q(0.99)) << " m, max " << sci(all.back())
       << " m\n";
+  }
+  // contact scenes, per configuration
+  bool anyContacts = false;
+  for (const RunResult& r : results) anyContacts |= r.contacts;
+  if (anyContacts) {
+    o << "\ncontact scenes (bound: at rest " << sci(b.restDepth) << " m, gain " << b.energy * 100
+      << " % for passive scenes):\n\n"
+         "| configuration | runs | escaped | at-rest overlap > bound | energy gain > bound | worst at-rest overlap | "
+         "worst energy gain (passive) | deepest contact |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const auto& cfg : configs) {
+      int runs = 0, escaped = 0, deep = 0, gain = 0;
+      double worstRest = 0.0, worstGain = 0.0, deepest = 0.0;
+      int worstRestId = -1, worstGainId = -1, deepestId = -1;
+      for (const RunResult& r : results) {
+        if (!r.contacts || r.config != cfg.name) continue;
+        ++runs;
+        escaped += !r.escaped.empty();
+        deep += r.restDepth > b.restDepth;
+        gain += r.passive && r.energyGain > b.energy;
+        if (r.restDepth > worstRest) worstRest = r.restDepth, worstRestId = r.id;
+        if (r.passive && r.energyGain > worstGain) worstGain = r.energyGain, worstGainId = r.id;
+        if (r.depthMax > deepest) deepest = r.depthMax, deepestId = r.id;
+      }
+      if (!runs) continue;
+      auto at = [](double v, int id, const char* unit) {
+        return id < 0 ? std::string("0") : sci(v) + unit + " (#" + std::to_string(id) + ")";
+      };
+      o << "| " << cfg.name << " | " << runs << " | " << escaped << " | " << deep << " | " << gain << " | "
+        << at(worstRest, worstRestId, " m") << " | " << at(worstGain, worstGainId, "") << " | "
+        << at(deepest, deepestId, " m") << " |\n";
+    }
   }
   char buf[128];
   std::snprintf(buf, sizeof buf, "\n%d runs, %.1f s of wall time in the runs\n", total.runs, total.wall);

@@ -25,6 +25,7 @@ struct Bounds {
   double energy = 0.01;              // relative energy deviation after assembly, undamped scenes
   double driftProjected = 1e-6;      // m: max |D| after assembly with projection on
   double driftUnprojected = 1e-3;    // m: the same with projection off (see runner.cpp)
+  double restDepth = 1e-4;           // m: contact scenes: overlap of a body at rest, last 10 s
 };
 Bounds defaultBounds();
 
@@ -73,6 +74,17 @@ struct RunResult {
   double omegaAt = -1.0;
   std::string omegaBody;
 
+  // contact scenes (settings.contacts; see runner.cpp)
+  bool contacts = false;
+  bool passive = false;        // CorpusScene::passive
+  double energyGain = 0.0;     // max_{t >= t_ref} (E(t) - E_ref) / energyScale, t_ref >= t_asm
+  double energyGainAt = -1.0;
+  double depthMax = 0.0;       // m: the deepest contact of the run (an impact's overlap included)
+  double restDepth = 0.0;      // m: the deepest contact of a body at rest, last 10 s
+  double restDepthAt = -1.0;
+  std::string escaped;         // a body that ended below a ground plane or outside the scene's
+                               // keepIn box (tunnelled, thrown out): "" if none
+
   // criteria
   bool failsDivergence() const { return diverged; }
   bool failsEnergy(const Bounds& b) const { return conservative && tAssembled >= 0.0 && energyDev > b.energy; }
@@ -80,7 +92,13 @@ struct RunResult {
   bool opensAfterHeld(const Bounds& b) const {
     return heldDrift > (projection ? b.driftProjected : b.driftUnprojected);
   }
-  bool fails(const Bounds& b) const { return failsDivergence() || timedOut || failsEnergy(b) || failsDrift(b); }
+  // contact scenes: nothing escapes, bodies at rest barely overlap, a passive scene gains no energy
+  bool failsContact(const Bounds& b) const {
+    return contacts && (!escaped.empty() || restDepth > b.restDepth || (passive && energyGain > b.energy));
+  }
+  bool fails(const Bounds& b) const {
+    return failsDivergence() || timedOut || failsEnergy(b) || failsDrift(b) || failsContact(b);
+  }
 };
 
 // Run `scene` under `config` for `seconds` of simulated time (advanceTo in steps of dt),
