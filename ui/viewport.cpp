@@ -1,6 +1,7 @@
 #include "ui/viewport.h"
 
 #include "core/constraint_type.h"
+#include "core/scene_io.h"
 
 #include <QElapsedTimer>
 #include <QKeyEvent>
@@ -19,6 +20,19 @@ namespace tether::ui {
 namespace {
 
 QString number(double v, int digits = 3) { return QString::number(v, 'g', digits); }
+
+// What a constraint joins, as the inspector writes its references: "ball.center – nail:n1"
+QString joins(const core::ConstraintDef& c) {
+  QStringList parts;
+  for (const core::ConstraintField& f : c.type().fields) {
+    using FK = core::ConstraintField::Kind;
+    if (f.isPoint())
+      parts << QString::fromStdString(core::pointRefToString(f.point(c)));
+    else if (f.isName())
+      parts << QString::fromStdString((f.kind == FK::Nail ? "nail:" : f.kind == FK::Path ? "path:" : "") + f.name(c));
+  }
+  return parts.join(QStringLiteral(" – "));
+}
 
 // index of a name in a list, -1 if absent
 template <typename List, typename Get>
@@ -428,10 +442,10 @@ void ViewportWidget::updateHover(double px, double py) {
         F = std::max(F, c.force[k].norm());
         T = std::max(T, c.torque[k].norm());
       }
-      m_hoverText = QStringLiteral("%1 (%2)\n|F| = %3 N\n|D| = %4")
-                        .arg(QString::fromStdString(g.constraintNames[size_t(seg.index)]),
-                             QString::fromUtf8(g.constraintDefs[size_t(seg.index)].type().label), number(F, 4),
-                             number(c.deviation, 3));
+      const core::ConstraintDef& def = g.constraintDefs[size_t(seg.index)];
+      m_hoverText = QStringLiteral("%1 (%2)\n%3\n|F| = %4 N\n|D| = %5")
+                        .arg(QString::fromStdString(g.constraintNames[size_t(seg.index)]), QString::fromUtf8(def.type().label),
+                             joins(def), number(F, 4), number(c.deviation, 3));
       if (T > 0) m_hoverText += QStringLiteral("\n|T| = %1 N m").arg(number(T, 4));
       if (const core::ConstraintIssue* i = issueOf(g.constraintNames[size_t(seg.index)]))
         m_hoverText += QStringLiteral("\n") + QString::fromStdString(i->reason);

@@ -334,6 +334,7 @@ class OverlayTest : public QObject {
     QTest::mouseMove(v, pixel(v, mid));
     QTRY_VERIFY(!v->hoverText().isEmpty());
     QVERIFY2(v->hoverText().startsWith("left"), qPrintable(v->hoverText()));
+    QVERIFY2(v->hoverText().contains(QStringLiteral("ball.center – nail:n1")), qPrintable(v->hoverText()));  // what it joins
     QVERIFY2(v->hoverText().contains("Conflicting") && v->hoverText().contains("\"right\""), qPrintable(v->hoverText()));
 
     // outliner: the pair in the flag's colour with the reason as tool tip; "alone" plain
