@@ -136,9 +136,10 @@ constexpr double kLineContactCos = 0.9659258262890683;
 struct PairResult final : btManifoldResult {
   const btCollisionObject* a = nullptr;
   std::vector<Contact>* out = nullptr;
+  double margin = 0.0;
   PairResult(const btCollisionObjectWrapper* w0, const btCollisionObjectWrapper* w1) : btManifoldResult(w0, w1) {}
   void addContactPoint(const btVector3& normalOnB, const btVector3& pointOnB, btScalar distance) override {
-    if (!(distance < 0.0)) return;
+    if (!(distance < margin)) return;
     const bool swapped = m_manifoldPtr && m_manifoldPtr->getBody0() != m_body0Wrap->getCollisionObject();
     const btCollisionObject* bulletA = (swapped ? m_body1Wrap : m_body0Wrap)->getCollisionObject();
     const Vec3 onB = fromBt(pointOnB), n = fromBt(normalOnB);
@@ -293,6 +294,7 @@ struct CollisionDetector::Impl {
   // Moves a body's objects and sets their broad-phase boxes to the shapes' exact bounds
   // (btCollisionWorld's own update widens every box by gContactBreakingThreshold, 2 cm, which
   // for centimetre bodies makes tens of times more pairs than touch).
+  double margin = 0.0;  // the query's (CollisionQuery::margin): boxes widened by it, points kept within it
   void place(Slot& s, const CollisionBody& b) {
     const btTransform pose = btPose(b.x, b.q);
     for (std::size_t k = 0; k < s.objects.size(); ++k) {
@@ -301,6 +303,8 @@ struct CollisionDetector::Impl {
       if (!o.getBroadphaseHandle()) continue;
       btVector3 lo, hi;
       o.getCollisionShape()->getAabb(o.getWorldTransform(), lo, hi);
+      lo -= btVector3(margin, margin, margin);
+      hi += btVector3(margin, margin, margin);
       broadphase.setAabb(o.getBroadphaseHandle(), lo, hi, &dispatcher);
     }
   }
@@ -329,6 +333,7 @@ struct CollisionDetector::Impl {
       if (b.collides) {
         for (auto& o : s.objects) world.addCollisionObject(o.get());
         s.inWorld = true;
+        place(s, b);  // (the world gave the new objects' boxes their exact bounds, without the margin)
       }
     }
   }
@@ -373,6 +378,8 @@ struct CollisionDetector::Impl {
     PairResult result(&wa, &wb);
     result.a = a;
     result.out = &out;
+    result.margin = margin;
+    result.m_closestPointDistanceThreshold = margin;
     algorithm->processCollision(&wa, &wb, world.getDispatchInfo(), &result);
     algorithm->~btCollisionAlgorithm();
     dispatcher.freeCollisionAlgorithm(algorithm);
@@ -463,6 +470,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
 
   // Bullet's points per body pair (a torus contributes one object per chord)
   Impl& im = *m_impl;
+  im.margin = query.margin;
   im.sync(bodies);
   std::map<std::pair<int, int>, std::vector<Contact>> pairs;
   for (const auto& op : im.overlappingPairs()) {
@@ -487,7 +495,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
         // height of the ball's centre over the plane s; its lowest point is s - radius over it
         const double s = (ball.centre - pl.point).dot(pl.normal);
         const double depth = ball.radius - s;
-        if (!(depth > 0.0)) continue;
+        if (!(depth > -query.margin)) continue;
         const Vec3 pointA = ball.centre - ball.radius * pl.normal;
         man.contacts.push_back({.bodyA = i, .bodyB = -1, .pointA = pointA, .pointB = ball.centre - s * pl.normal,
                                 .normal = pl.normal, .depth = depth});

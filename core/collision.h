@@ -87,7 +87,7 @@ struct Contact {
   Vec3 pointA = Vec3::Zero();          // the deepest point of A inside B, world, m
   Vec3 pointB = Vec3::Zero();          // the point of B's surface it is pushed to, world, m
   Vec3 normal = Vec3::UnitZ();         // unit, from B to A
-  double depth = 0.0;                  // penetration, m (> 0)
+  double depth = 0.0;                  // penetration, m (> 0; a query with a margin: down to -margin, the gap)
   bool operator==(const Contact&) const = default;
 };
 
@@ -103,6 +103,10 @@ struct CollisionQuery {
   std::vector<CollisionBody> bodies;
   std::vector<GroundPlane> planes;
   std::vector<JoinedPair> joined;
+  // Also report pairs apart by less than this, m: their contacts have depth in (-margin, 0], the
+  // gap as a negative depth (the contact stage's near pairs; not two boxes, which Bullet's box-box
+  // test reports only touching); 0: touching pairs only.
+  double margin = 0.0;
 };
 
 // The detector keeps Bullet's broad phase between queries (a query moves the bodies' objects and

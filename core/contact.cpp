@@ -56,6 +56,7 @@ struct ContactRow {
   // friction: the rows of two tangent directions (t1, t2 = n x t1) per side, like jac with t for n
   Vec6 tangent[2][2];          // [side][direction]
   double friction = 0.0, staticFriction = 0.0;  // the pair's coefficients
+  bool near = false;           // not touching yet, apart by -depth < kNearMargin: a row of the overlap projection only
 };
 
 Vec6 contactJacobian(const Vec3& n, const Vec3& p, const Vec3& x, double sign) {
@@ -223,9 +224,31 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
 // group, about 700 rows): the active set took 186 ms per step. On the pile benchmark's 216
 // spheres and capsules (tests/bench/pile_bench.cpp) 100 sweeps took 13 ms per step, 30 took 6,
 // both keeping the overlap within 0.03 mm (Bullet's solver takes 10 by default).
+// Pairs apart by less than this are rows of the overlap projection (not of the velocity
+// problem: they touch nothing, so they take no impulse and do not bounce), with the gap as the
+// room the displacement has, n . d >= depth - slop (depth < 0). Without them the projection moved
+// a body out of one neighbour into another it did not know about, 0.5-1 mm deep, which the next
+// step pushed it back out of: in the 1 000-body pile (tests/bench/pile_bench.cpp) spheres
+// squeezed between two others chattered so, and the pile kept 1-3 mm of overlap unless the step
+// was cut into 2-8 substeps (which only repeated the projection more often). With them it rests
+// at 0.1 mm in one step. 1 mm: the most a projection moves a body that rests (its overlap per
+// step is g h^2 plus what the velocity solve leaves), well below the bodies' 1 cm.
+// (Two boxes have no near pair: Bullet's box-box test reports touching boxes only.)
+constexpr double kNearMargin = 1e-3;  // m
+
 constexpr long kExactSize = 6 * 48 * 192;
 constexpr int kSweeps = 30;
 bool exactSize(const gauss::Problem& p) { return 6 * long(p.bodies.size()) * long(p.rows.size()) <= kExactSize; }
+// A contact's row of a group's problem: J u >= c (local: the bodies' places in the group).
+gauss::Row contactRow(const ContactRow& cr, const std::vector<int>& local, double c) {
+  gauss::Row row{.bodyA = local[std::size_t(cr.body[0])], .jacA = cr.jac[0], .bodyB = -1, .jacB = Vec6::Zero(), .c = c};
+  if (cr.body[1] >= 0) {
+    row.bodyB = local[std::size_t(cr.body[1])];
+    row.jacB = cr.jac[1];
+  }
+  return row;
+}
+
 gauss::Solution solve(const gauss::Problem& p) {
   if (exactSize(p)) return gauss::solveMotionSpace(p);
   return gauss::solveProjectedGaussSeidel(p, 1e-9, kSweeps);
@@ -264,6 +287,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   }
   m_query.planes = cm.planes;
   m_query.joined.clear();
+  m_query.margin = kNearMargin;
 
   // the joints present now: their rows at this state (the problem's equality rows) and their
   // anchors (contacts of two joined bodies near the joint are the joint's own overlap)
@@ -307,9 +331,12 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   for (std::size_t b = 0; b < n; ++b) parent[b] = int(b);
   for (const ContactManifold& m : manifolds)
     for (const Contact& c : m.contacts) {
-      m_reports.push_back({.contact = c, .plane = m.plane});
       ContactRow row;
-      row.report = int(m_reports.size()) - 1;
+      row.near = !(c.depth > 0.0);
+      if (!row.near) {
+        m_reports.push_back({.contact = c, .plane = m.plane});
+        row.report = int(m_reports.size()) - 1;
+      }
       row.depth = c.depth;
       const Vec3 p = 0.5 * (c.pointA + c.pointB);
       int s = 0;
@@ -329,8 +356,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       const auto& mat = params.bodyMaterial;  // restitution, friction, static friction
       const double eB = c.bodyB >= 0 ? mat[std::size_t(c.bodyB)].x() : cm.planeRestitution[std::size_t(m.plane)];
       row.restitution = std::max(mat[std::size_t(c.bodyA)].x(), eB);
-      row.restitutes = row.restitution > 0.0 && row.approach < -restingSpeed;
-      row.leaves = row.approach > restingSpeed;
+      row.restitutes = !row.near && row.restitution > 0.0 && row.approach < -restingSpeed;
+      row.leaves = !row.near && row.approach > restingSpeed;
       const bool onPlane = c.bodyB < 0;
       const std::size_t a = std::size_t(c.bodyA), b = std::size_t(onPlane ? m.plane : c.bodyB);
       row.friction = std::sqrt(mat[a].y() * (onPlane ? cm.planeFriction[b] : mat[b].y()));
@@ -341,12 +368,17 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   for (const ConstraintRows& r : parts)
     for (int s = 1; s < r.nb; ++s) join(parent, r.body[0], r.body[s]);
 
-  // each group that has contacts, solved on its own
-  std::map<int, std::vector<int>> groupRows;  // by root: its contact rows
-  for (std::size_t k = 0; k < rows.size(); ++k) groupRows[root(parent, rows[k].body[0])].push_back(int(k));
+  // each group that has contacts, solved on its own (its near pairs only in its overlap projection)
+  std::map<int, std::pair<std::vector<int>, std::vector<int>>> groupRows;  // by root: its contact rows, near rows
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    auto& [touching, near] = groupRows[root(parent, rows[k].body[0])];
+    (rows[k].near ? near : touching).push_back(int(k));
+  }
   std::string problemMessage;
   std::vector<int> local(n, -1);
-  for (const auto& [groupRoot, contactRows] : groupRows) {
+  for (const auto& [groupRoot, groupContacts] : groupRows) {
+    const auto& [contactRows, nearRows] = groupContacts;
+    if (contactRows.empty()) continue;
     std::vector<int> members;
     for (std::size_t b = 0; b < n; ++b)
       if (moving(int(b)) && root(parent, int(b)) == groupRoot) {
@@ -361,15 +393,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       velocityProblem.bodies.push_back({.mass = bm.mass, .inertia = k.R * bm.inertia.asDiagonal() * k.R.transpose()});
       velocityProblem.unconstrained.segment<6>(Eigen::Index(6 * i)) = velocity(members[i]);
     }
-    for (int k : contactRows) {
-      const ContactRow& cr = rows[std::size_t(k)];
-      gauss::Row row{.bodyA = local[std::size_t(cr.body[0])], .jacA = cr.jac[0], .bodyB = -1, .jacB = Vec6::Zero(), .c = 0.0};
-      if (cr.body[1] >= 0) {
-        row.bodyB = local[std::size_t(cr.body[1])];
-        row.jacB = cr.jac[1];
-      }
-      velocityProblem.rows.push_back(row);
-    }
+    for (int k : contactRows) velocityProblem.rows.push_back(contactRow(rows[std::size_t(k)], local, 0.0));
     // the joints' rows: J u+ = J u
     for (const ConstraintRows& r : parts) {
       if (root(parent, r.body[0]) != groupRoot) continue;
@@ -523,6 +547,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         const ContactRow& cr = rows[std::size_t(contactRows[i])];
         row.c = cr.restitutes || cr.leaves ? -cm.slop : cr.depth - cm.slop;
       }
+      for (int k : nearRows) positionProblem.rows.push_back(contactRow(rows[std::size_t(k)], local, rows[std::size_t(k)].depth - cm.slop));
       const gauss::Solution d = solve(positionProblem);
       // The displacement is linear in the turn: past a tenth of a radian it no longer moves the
       // contacts as the rows say (a joint holding a body into another can only be met by a

@@ -42,8 +42,12 @@
 // the floor, the impulse m g h takes it away before the drift: its contact forces sum to m g
 // exactly and it stays at the slop.
 //
-// Contacts are found by CollisionDetector (core/collision.h): only penetrating pairs, no
-// continuous detection (a body faster than its thickness per step can
+// Pairs apart by less than 1 mm (kNearMargin in contact.cpp) are rows of that projection too,
+// with their gap as room (n_k . d >= depth_k - slop, depth_k < 0), and of nothing else: a
+// projection that knew only the touching pairs pushed a body out of one neighbour into another.
+//
+// Contacts are found by CollisionDetector (core/collision.h): penetrating pairs (and the near
+// ones), no continuous detection (a body faster than its thickness per step can
 // pass through a thin one).
 #pragma once
 

@@ -93,8 +93,8 @@ Quat turn(const Quat& q, const Vec3& w, double h) {
 // and spins about its own axis at s, which does not change it. The midpoint rule (above) takes
 // the axial spin into the turn, and a thin rod rolling on the floor spins about its axis at v / r
 // (1 000 rad/s at 5 m/s for r = 5 mm): a turn of 1 rad per 1 ms step, which the midpoint rule
-// misplaces by sin(h s) / (h s). (Simulation::stepSubdivided still counts that spin for its
-// substeps: they also converge the contacts of large groups; docs/performance.md.)
+// misplaces by sin(h s) / (h s). (Simulation::stepSubdivided counts only the axis's turn for
+// its substeps, when nothing is attached to the body off its centre.)
 Quat turnSymmetric(const Quat& q, const Vec3& L, const Vec3& invInertiaBody, int k, double h) {
   const double invI1 = invInertiaBody((k + 1) % 3), invI3 = invInertiaBody(k);
   const Vec3 e = Vec3::Unit(k);

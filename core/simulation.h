@@ -94,7 +94,9 @@ class Simulation {
   std::vector<double> m_forceMobility;
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
-  std::vector<std::uint8_t> m_turnIsFree;  // per body: its turn needs no substeps (see the constructor)
+  // per body: how much of its turn counts for the substeps (see the constructor)
+  enum class TurnCounts : std::uint8_t { All, Axis, None };
+  std::vector<TurnCounts> m_turnCounts;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end
   std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;

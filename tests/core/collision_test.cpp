@@ -166,6 +166,33 @@ TEST(Collision, SeparatedPairsGiveNoContact) {
   }
 }
 
+// With a margin (the contact stage's near pairs) a pair apart by a gap below it comes with the gap
+// as a negative depth, pointB = pointA + depth normal still; beyond the margin it does not come.
+TEST(Collision, PairsWithinTheMarginComeWithTheirGapAsNegativeDepth) {
+  CollisionDetector d;
+  for (const ColPairCase& pc : colPairCases(2 * kColDelta)) {  // apart by kColDelta
+    SCOPED_TRACE(pc.name);
+    const auto ms = d.detect({.bodies = {pc.upper, pc.lower}, .margin = 2 * kColDelta});
+    if (std::string(pc.name) == "box face-down on box") {  // Bullet's box-box test reports touching boxes only
+      EXPECT_TRUE(ms.empty());
+      continue;
+    }
+    ASSERT_EQ(ms.size(), 1u);
+    ASSERT_FALSE(ms[0].contacts.empty());
+    for (const Contact& c : ms[0].contacts) {
+      EXPECT_LT(c.depth, 0.0);
+      if (pc.count == 1) EXPECT_NEAR(c.depth, -kColDelta, 1e-9);
+      EXPECT_LT((c.pointB - c.pointA - c.depth * c.normal).norm(), 1e-9);
+    }
+    EXPECT_TRUE(d.detect({.bodies = {pc.upper, pc.lower}, .margin = 0.5 * kColDelta}).empty());
+  }
+  // a ball 2 mm over the floor
+  const auto ms = d.detect({.bodies = {colSphere(Vec3(0, 0, 0.102), 0.1)}, .planes = {GroundPlane{}}, .margin = 3e-3});
+  ASSERT_EQ(colCount(ms), 1u);
+  EXPECT_NEAR(ms[0].contacts[0].depth, -2e-3, 1e-12);
+  EXPECT_TRUE(d.detect({.bodies = {colSphere(Vec3(0, 0, 0.102), 0.1)}, .planes = {GroundPlane{}}, .margin = 1e-3}).empty());
+}
+
 // Each shape on the ground plane z = 0: expected points (depth from their heights), normal +z.
 TEST(Collision, EveryShapeOnThePlane) {
   const GroundPlane floor;

@@ -621,6 +621,27 @@ TEST(Contacts, FrictionAtABounceNeverAddsEnergy) {
 // step while the pile still shifts. (The pile does not stop at once: spheres
 // go on rolling off the capsules under them until about 3 s, at up to 0.3 m/s, and a contact
 // found at the end of a step overlaps by up to the step's approach, 0.3 mm there.)
+TEST(Contacts, RemovingAnOverlapDoesNotPushABodyIntoANeighbourItDoesNotTouchYet) {
+  // three balls in a row, no gravity: B 0.8 mm into the fixed A, C 0.3 mm beyond B. Projecting
+  // A-B alone moves B 0.8 mm into C (0.5 mm deep, which the next step pushed back: in a pile,
+  // bodies chattered so); with the near pair B-C in the projection, C moves 0.5 mm with it.
+  Scene s = contactScene();
+  s.settings.gravityOn = false;
+  const double r = 0.05;
+  s.bodies.push_back(sphere("A", Vec3(0, 0, 0.5), r));
+  s.bodies.back().fixed = true;
+  s.bodies.push_back(sphere("B", Vec3(2 * r - 8e-4, 0, 0.5), r));
+  s.bodies.push_back(sphere("C", Vec3(4 * r - 8e-4 + 3e-4, 0, 0.5), r));
+  auto sim = simulate(s);
+  ASSERT_TRUE(sim->advanceTo(1e-3).ok);
+  const auto& b = sim->state().bodies;
+  const double slop = sim->model().contacts.slop;
+  EXPECT_GT((b[1].x - b[0].x).norm(), 2 * r - slop - 1e-9);
+  EXPECT_GT((b[2].x - b[1].x).norm(), 2 * r - slop - 1e-9);
+  EXPECT_NEAR(b[2].x.x() - s.bodies[2].position.x(), 5e-4, 1e-5);  // C moved by what B pushed into the gap
+  ASSERT_EQ(sim->contacts().size(), 1u);  // only A-B touches: a near pair is not a contact
+}
+
 TEST(Contacts, APileOfSpheresAndCapsulesPouredIntoABoxKeepsItsOverlapsSmall) {
   Scene s = contactScene();
   const double cell = 0.08, w = 4 * cell;
