@@ -217,13 +217,6 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
   return true;
 }
 
-// A group's problem by the active-set method in motion space (exact: the KKT point to rounding)
-// while its dense factor, (6 n) x q for n bodies and q rows, stays small; larger groups (piles) by
-// projected Gauss-Seidel, whose sweeps cost O(q): 30 sweeps (friction's too) or until no row's
-// rate moves by 1e-9 m/s (m for the positions). Measured on a pile of 216 spheres in a box (one
-// group, about 700 rows): the active set took 186 ms per step. On the pile benchmark's 216
-// spheres and capsules (tests/bench/pile_bench.cpp) 100 sweeps took 13 ms per step, 30 took 6,
-// both keeping the overlap within 0.03 mm (Bullet's solver takes 10 by default).
 // Pairs apart by less than this are rows of the overlap projection (not of the velocity
 // problem: they touch nothing, so they take no impulse and do not bounce), with the gap as the
 // room the displacement has, n . d >= depth - slop (depth < 0). Without them the projection moved
@@ -236,6 +229,13 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
 // (Two boxes have no near pair: Bullet's box-box test reports touching boxes only.)
 constexpr double kNearMargin = 1e-3;  // m
 
+// A group's problem by the active-set method in motion space (exact: the KKT point to rounding)
+// while its dense factor, (6 n) x q for n bodies and q rows, stays small; larger groups (piles) by
+// projected Gauss-Seidel, whose sweeps cost O(q): 30 sweeps (friction's too) or until no row's
+// rate moves by 1e-9 m/s (m for the positions). Measured on a pile of 216 spheres in a box (one
+// group, about 700 rows): the active set took 186 ms per step. On the pile benchmark's 216
+// spheres and capsules (tests/bench/pile_bench.cpp) 100 sweeps took 13 ms per step, 30 took 6,
+// both keeping the overlap within 0.03 mm (Bullet's solver takes 10 by default).
 constexpr long kExactSize = 6 * 48 * 192;
 constexpr int kSweeps = 30;
 bool exactSize(const gauss::Problem& p) { return 6 * long(p.bodies.size()) * long(p.rows.size()) <= kExactSize; }
