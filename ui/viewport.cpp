@@ -21,7 +21,8 @@ namespace {
 
 QString number(double v, int digits = 3) { return QString::number(v, 'g', digits); }
 
-// What a constraint joins, as the inspector writes its references: "ball.center – nail:n1"
+// What a constraint joins: its point references as the file writes them (pointRefToString),
+// nail and path names with the same "nail:" / "path:" prefix: "ball.center – nail:n1"
 QString joins(const core::ConstraintDef& c) {
   QStringList parts;
   for (const core::ConstraintField& f : c.type().fields) {
