@@ -4,8 +4,9 @@
 #     for the labels "soak" (every example for 10 minutes simulated with each integrator) and
 #     "robustness" (the 375-scene corpus in four configurations, tests/robustness/README.md): run
 #     those with `ctest --preset release -L soak` / `-L robustness`;
-#  2. the AddressSanitizer + UBSan build of the core, the CLI and their tests (examples shortened
-#     to 1 s: there the point is memory and UB); `bash scripts/build.sh asan` builds the GUI too;
+#  2. the AddressSanitizer + UBSan build of the core, the CLI and their tests (examples and the
+#     minute-long runs that read TETHER_EXAMPLE_SECONDS shortened to 1 s: there the point is memory
+#     and UB; the stack of ten boxes' minute took 348 s there); `bash scripts/build.sh asan` builds the GUI too;
 #  3. the ThreadSanitizer build of the desktop app: the GUI tests where threads meet (the solver
 #     thread beside the UI: gui_tests, with the hammer; the re-simulation and export workers:
 #     export_tests; the plots reading the history while it grows: plot_dock_tests); the others
