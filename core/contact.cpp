@@ -77,6 +77,12 @@ std::pair<Vec3, Vec3> tangents(const Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
+constexpr double kFrictionTolerance = 1e-9;  // m/s: the sweeps end when no rate changes by more
+// m/s: above this slip a small group is first solved stuck (stickingStart). Not kFrictionTolerance:
+// below it the sweeps stop after one, and the slip one sweep leaves still grew, to 2e-10 m/s in
+// the ten-box stack's minute (with this, under 1e-12: 4 nm an hour).
+constexpr double kStickingSlip = 1e-12;
+
 // Coulomb friction, beyond the paper (it leaves friction for future work). After the exact
 // frictionless solve, projected Gauss-Seidel (sequential impulses, as Box2D and Bullet) over
 // three kinds of rows together, each impulse accumulated from its value so far:
@@ -108,12 +114,6 @@ std::pair<Vec3, Vec3> tangents(const Vec3& n) {
 // or slides against its slip at the disc's edge, the normals keep their rates and the joints theirs.
 // impulse (normals, then joints, as in p's rows) and u are updated; out gets each contact's
 // friction impulse. Returns false when no contact has friction to apply.
-constexpr double kFrictionTolerance = 1e-9;  // m/s: the sweeps end when no rate changes by more
-// m/s: above this slip a small group is first solved stuck (stickingStart). Not kFrictionTolerance:
-// below it the sweeps stop after one, and the slip one sweep leaves still grew, to 2e-10 m/s in
-// the ten-box stack's minute (with this, under 1e-12: 4 nm an hour).
-constexpr double kStickingSlip = 1e-12;
-
 // (out: the contacts' friction impulses to start from, if it has one per contact, else zero)
 bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
                    const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
