@@ -313,8 +313,8 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
   const auto row = [&](std::size_t i) -> const ContactRow& { return rows[std::size_t(contactRows[i])]; };
   struct Patch {
     std::vector<std::size_t> contacts;  // in contactRows
-    bool held = true;                   // not sliding, and carrying a load
-    double load = 0.0;                  // its normal impulse in the frictionless result
+    Vec3 centre = Vec3::Zero();         // the mean of their points
+    bool held = true;                   // false: let go (it separated in an earlier solve)
   };
   std::vector<Patch> patches;
   bool slips = false;
@@ -327,22 +327,22 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
     });
     if (at == patches.end()) at = patches.insert(patches.end(), Patch{});
     at->contacts.push_back(i);
-    at->load += impulse[long(i)];
     const double slip = slipOf(cr).norm();
     slips = slips || slip > kStickingSlip;
   }
   if (!slips) return false;
+  for (Patch& pa : patches) {
+    for (std::size_t i : pa.contacts) pa.centre += row(i).point;
+    pa.centre /= double(pa.contacts.size());
+  }
 
   // A patch the stuck solution leaves with friction but no load separates there: it is let go and
-  // the problem solved again (at most three times).
+  // the problem solved again (at most three times after the first).
   for (int attempt = 0; attempt < 4; ++attempt) {
     gauss::Problem stick = p;
     for (const Patch& pa : patches) {
       if (!pa.held) continue;
       const ContactRow& first = row(pa.contacts.front());
-      Vec3 centre = Vec3::Zero();
-      for (std::size_t i : pa.contacts) centre += row(i).point;
-      centre /= double(pa.contacts.size());
       for (int d = 0; d < (pa.contacts.size() > 1 ? 3 : 2); ++d) {
         gauss::Row r{.bodyA = -1, .c = 0.0, .equality = true};
         for (int s = 0; s < 2 && first.body[s] >= 0; ++s) {
@@ -350,7 +350,7 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
           if (d < 2) {  // the translation along t_d at the centre: (t, (centre - x) x t), from the first contact's row
             const Vec3 t = first.tangent[s][d].head<3>();
             j.head<3>() = t;
-            j.tail<3>() = first.tangent[s][d].tail<3>() + (centre - first.point).cross(t);
+            j.tail<3>() = first.tangent[s][d].tail<3>() + (pa.centre - first.point).cross(t);
           } else {  // the turn about the normal
             j.head<3>().setZero();
             j.tail<3>() = first.jac[s].head<3>();
@@ -378,21 +378,19 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
       double tau = twist ? sol.multipliers[at + 2] : 0.0;
       at += twist ? 3 : 2;
       double total = 0.0;
-      Vec3 centre = Vec3::Zero(), pressure = Vec3::Zero();
+      Vec3 pressure = Vec3::Zero();
       for (std::size_t i : pa.contacts) {
         const double l = std::max(0.0, sol.multipliers[long(i)]);
         total += l;
         pressure += l * row(i).point;
-        centre += row(i).point;
       }
-      centre /= double(pa.contacts.size());
       if (!(total > 0.0)) {
         pa.held = false;
         separates = true;
         continue;
       }
       pressure /= total;
-      tau += n.dot((centre - pressure).cross(force));
+      tau += n.dot((pa.centre - pressure).cross(force));
       const auto inPlane = [&](const Vec3& v) { return Vec3(v - n * n.dot(v)); };
       double spread = 0.0;
       for (std::size_t i : pa.contacts)

@@ -172,6 +172,37 @@ TEST(Contacts, StaticFrictionHoldsWhatKineticFrictionWouldLetSlide) {
   EXPECT_LT(flat->state().bodies[0].P.norm() / m, 1e-9);
 }
 
+// A torque about the vertical, 30 % of what the corners' friction can hold, on a cube resting on
+// the floor: it does not turn, and its four corners' friction forces (the stuck patch's torque
+// shared about the centre of pressure, core/contact.cpp stickingStart) add up to no force and to
+// the torque's opposite about the cube's vertical axis.
+TEST(Contacts, FrictionHoldsATwistedBoxAndItsCornersCarryTheTorque) {
+  auto probe = boxOnSlope(0.0, 0.5);
+  const double m = probe->model().bodies[0].mass, corner = 0.1 * std::sqrt(2.0);
+  const double torque = 0.3 * 0.5 * m * 9.81 * corner;
+  Scene s = contactScene();
+  s.planes[0].friction = s.planes[0].staticFriction = 0.5;
+  s.bodies.push_back(box("box", Vec3(0, 0, 0.1 - 5e-7), Vec3(0.2, 0.2, 0.2)));
+  s.bodies[0].friction = s.bodies[0].staticFriction = 0.5;
+  ForceDef twist;
+  twist.name = "twist";
+  twist.kind = ForceKind::ConstantTorque;
+  twist.bodyA = "box";
+  twist.vector = Vec3(0, 0, torque);
+  s.forces.push_back(twist);
+  auto sim = simulate(s);
+  ASSERT_TRUE(sim->advanceTo(2.0).ok);
+  const BodyState& b = sim->state().bodies[0];
+  EXPECT_LT(b.q.angularDistance(Quat::Identity()), 1e-9);
+  Vec3 force = Vec3::Zero(), moment = Vec3::Zero();
+  for (const ContactReport& c : sim->contacts()) {
+    force += c.friction;
+    moment += (0.5 * (c.contact.pointA + c.contact.pointB) - b.x).cross(c.friction);
+  }
+  EXPECT_LT(force.norm(), 1e-9 * m * 9.81);
+  EXPECT_NEAR(moment.z(), -torque, 1e-6 * torque);
+}
+
 TEST(Contacts, ABoxSlidesDownASlopeSteeperThanItsFrictionAngle) {
   // tan(0.5) = 0.55 > mu = 0.3: a = g (sin theta - mu cos theta) down the slope
   const double theta = 0.5, mu = 0.3;
