@@ -419,6 +419,7 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
 std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
                                   const std::vector<std::uint8_t>& assembled) {
   m_reports.clear();
+  m_touching.clear();
   const ContactModel& cm = model.contacts;
   if (!cm.enabled) return {};
   const std::size_t n = model.bodies.size();
@@ -472,6 +473,10 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     return std::string("contacts: ") + e.what();
   }
   if (manifolds.empty()) return {};
+  m_touching.assign(n, 0);
+  for (const ContactManifold& m : manifolds)
+    for (int b : {m.bodyA, m.bodyB})
+      if (b >= 0) m_touching[std::size_t(b)] = 1;
 
   // the rows, and the groups of bodies they and the joints link
   const double g = params.gravityOn ? params.gravity.norm() : 0.0;

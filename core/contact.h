@@ -87,6 +87,9 @@ class ContactStage {
                       const std::vector<std::uint8_t>& assembled);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
+  // Whether the last resolve found the body touching something or within the near margin of it
+  // (what Simulation::stepSubdivided counts a body's shape turn by).
+  bool touches(std::size_t body) const { return body < m_touching.size() && m_touching[body]; }
   // Called with each group's velocity problem before it is solved (the cross-check of the
   // motion-space and contact-space solvers on running scenes; empty: none).
   void setProblemRecorder(std::function<void(const gauss::Problem&)> recorder) { m_recorder = std::move(recorder); }
@@ -97,6 +100,7 @@ class ContactStage {
   std::vector<ContactReport> m_reports;
   std::function<void(const gauss::Problem&)> m_recorder;
   std::vector<std::uint8_t> m_settling;  // per body: a joint of it still assembles
+  std::vector<std::uint8_t> m_touching;  // per body: touches (see touches())
 };
 
 }  // namespace tether::core

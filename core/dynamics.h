@@ -31,7 +31,6 @@ struct StepContext {
   // scratch of the velocity-level steppers and of projection (sized on first use, then reused)
   std::vector<Vec3> P, L;                 // momenta during a sequential-impulses step
   std::vector<Vec3> dLin, dAng;           // projection: per-body correction
-  std::vector<Vec3> wMid;                 // semi-implicit Euler: each body's midpoint rate
   Eigen::VectorXd mu, muNodes, yBefore;   // projection: multipliers (by rows, by node); positions before a Newton step
   std::vector<int> chosen;                // projection: the constraints it acts on
   double hNext = 0.0;                     // RK45: proposed next step, s

@@ -33,15 +33,21 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
     if (m_model->constraints[j]->nonholonomic()) m_velocityRows.push_back(int(j));
   // A body's turn per step sets the substeps (stepSubdivided) because what the step linearizes
   // turns with it: its constraints' arms and rows, the points forces act at, the gyroscopic
-  // term. A body with equal principal moments (a sphere) and nothing attached to it off its
-  // centre has none of these: w = L / I is constant between forces whatever it turns through,
-  // and its shape (for contacts) does not change as it turns. Its turn does not count: a
-  // marble rolling at 1 m/s turns 0.125 rad per 1 ms step, and 500 of them poured into a bin
-  // took 28 substeps a step. A body with an axis of symmetry (a rod, a torus) that euler and
-  // sequential impulses turn by the torque-free top's closed form (turnSymmetric, exact between
-  // forces) has only its shape's turn, the turn of its axis, h |w_perp| (w_perp = L_perp / I1, the
-  // part of w across the axis), for its contacts to linearize: its spin about the axis does not
-  // count either (a capsule rolling in a pile of 1 000 took 8 substeps a step for it).
+  // term, its shape for its contacts. A body with equal principal moments (a sphere) and nothing
+  // attached to it off its centre has none of these: w = L / I is constant between forces
+  // whatever it turns through, and its shape (for contacts) does not change as it turns. Its
+  // turn does not count: a marble rolling at 1 m/s turns 0.125 rad per 1 ms step, and 500 of
+  // them poured into a bin took 28 substeps a step. Euler and sequential impulses turn the other
+  // bodies exactly or without error in energy and momentum between forces (integrator.cpp: a
+  // body with an axis of symmetry, a rod or a torus, by the torque-free top's closed form; one
+  // with three different moments, a box, by the implicit midpoint rule), so with nothing
+  // attached only the turn of its shape counts, and only while it touches something (or is
+  // within the near margin of it: ContactStage::touches), for its contacts to linearize: for a
+  // body with an axis of symmetry the turn of its axis, h |w_perp| (w_perp = L_perp / I1, the
+  // part of w across the axis; its spin about the axis does not count either: a capsule rolling
+  // in a pile of 1 000 took 8 substeps a step for it), for a box all of h |w|. (Counted in the
+  // air too, a box knocked into a spin of 500-650 rad/s in a shaken bin of 30 bodies kept its
+  // 32 substeps a step for a second while it flew and bounced, and so did the whole bin.)
   const Model& m = *m_model;
   const bool closedFormTop = m.settings.solver == SolverKind::SequentialImpulses ||
                              m.settings.integrator == IntegratorKind::SemiImplicitEuler;
@@ -50,8 +56,8 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
     const Vec3& I = m.bodies[i].inertia;
     if (I.maxCoeff() - I.minCoeff() <= 1e-12 * I.maxCoeff())
       m_turnCounts[i] = TurnCounts::None;
-    else if (closedFormTop && m.bodies[i].symmetryAxis >= 0)
-      m_turnCounts[i] = TurnCounts::Axis;
+    else if (closedFormTop)
+      m_turnCounts[i] = m.bodies[i].symmetryAxis >= 0 ? TurnCounts::Axis : TurnCounts::Shape;
   }
   for (const auto& c : m.constraints)
     for (int b : c->bodies())
@@ -417,9 +423,10 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
       const Quat q(p[3], p[4], p[5], p[6]);
       turn = h * bm.invInertia.cwiseProduct(q.conjugate() * L).norm();
     }
-    if (int(i) == m_state.params.mouse.body || m_turnCounts[i] == TurnCounts::All) {
+    const TurnCounts counts = int(i) == m_state.params.mouse.body ? TurnCounts::All : m_turnCounts[i];
+    if (counts == TurnCounts::All || (counts == TurnCounts::Shape && m_contacts.touches(i))) {
       m_stepTurn = std::max(m_stepTurn, turn);
-    } else if (m_turnCounts[i] == TurnCounts::Axis) {
+    } else if (counts == TurnCounts::Axis && m_contacts.touches(i)) {
       // the axis's turn: h |L_perp| / I1, L_perp the part of L (body frame) across the axis
       const int k = bm.symmetryAxis;
       Vec3 across = Quat(p[3], p[4], p[5], p[6]).conjugate() * L;
