@@ -109,9 +109,10 @@ constexpr double kStickingSlip = 1e-12;
 //     lambda_E <- lambda_E + G^-1 (c_E - J_E u),   G = J_E M^-1 J_E^T,
 //   c the rates the step gave them. Row by row, a change at one end of a chain crossed one link
 //   per sweep, and the sweeps took 72 % of the run of a chain of 11 rods falling onto the floor
-//   (perf; 70-340 us per substep, 22-94 with the block); as a block, whatever the sweeps leave of friction and the normals, they end with every joint
-//   at its rate (a chain sliding on the floor with 30 sweeps: 1.1e-8 m of joint deviation in 3 s
-//   without projection, 7.4e-7 m row by row);
+//   (perf; 70-340 us per substep, 22-94 with the block). As a block, whatever the sweeps leave
+//   of friction and the normals, they end with every joint at its rate (a chain sliding on the
+//   floor with 30 sweeps: 1.1e-8 m of joint deviation in 3 s without projection, 7.4e-7 m row by
+//   row);
 // each change applied as u += M^-1 J^T (change), until a sweep changes no row's rate by more
 // than 1e-9 m/s (a contact that sticks then creeps by at most 3.6 um an hour) or no impulse by
 // more than 1e-10 of the largest, or maxSweeps. (With the impulses' test alone a resting stack

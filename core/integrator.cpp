@@ -56,18 +56,19 @@ namespace {
 // C the Cayley transform of h [W], a rotation: about W by 2 atan(h |W| / 2), the quaternion
 // (1, h W / 2) normalized. So R1 = R0 C gives R1 Pi1 = R0 C C^T Pi0 = L: the world momentum is
 // unchanged, and R1 follows R' = R [Omega] to second order (2 atan(x / 2) = x - x^3 / 12 ...).
-// Pm solves F(x) = x - Pi0 - (h/2) x x D x = 0, by Newton's method from x = Pi0 with
-// dF/dx = 1 - (h/2) ([x] D - [D x]) (d(x x D x) = dx x D x + x x D dx); it converges in 2-4
-// iterations up to h |w| ~ 1 (a 3 x 3 solve each).
+// Pm solves F(x) = x - Pi0 - (h/2) x cross (D x) = 0, by Newton's method from x = Pi0 with
+// dF/dx = 1 - (h/2) ([x] D - [D x]) (d(x cross D x) = dx cross D x + x cross D dx); it takes 3-5
+// iterations, a 3 x 3 solve each, the last only confirming (measured on a flat box from h |w| =
+// 0.005 to 2).
 Quat turnAsymmetric(const Quat& q, const Vec3& L, const Vec3& invInertiaBody, double h) {
   const Vec3 pi0 = q.conjugate() * L;
   const double scale = pi0.squaredNorm();
   if (!(scale > 0.0)) return q;
   Vec3 x = pi0;
   for (int iteration = 0; iteration < 30; ++iteration) {
-    const Vec3 dx = invInertiaBody.cwiseProduct(x);
-    const Vec3 f = x - pi0 - (0.5 * h) * x.cross(dx);
-    const Mat3 jac = Mat3::Identity() - (0.5 * h) * (skew(x) * invInertiaBody.asDiagonal() - skew(dx));
+    const Vec3 omega = invInertiaBody.cwiseProduct(x);  // D x
+    const Vec3 f = x - pi0 - (0.5 * h) * x.cross(omega);
+    const Mat3 jac = Mat3::Identity() - (0.5 * h) * (skew(x) * invInertiaBody.asDiagonal() - skew(omega));
     const Vec3 step = jac.inverse() * f;
     x -= step;
     if (!(step.squaredNorm() > 1e-32 * scale)) break;
