@@ -167,6 +167,24 @@ class Constraint {
     (void)ctx;
     return 0.0;
   }
+  // True when the rows see body b's orientation only through where its body-local unit axis e
+  // points: every point of b they hold lies on the line through b's centre along e, and they use
+  // no direction of b. A turn of b about e then changes nothing they compute (Simulation does
+  // not count a rod's spin about its own axis toward substeps when its joints are at its ends).
+  // False, the default, for any type that does not say: the rows may see all of b's turn.
+  virtual bool seesOnlyAxis(int b, const Vec3& e) const {
+    (void)b;
+    (void)e;
+    return false;
+  }
 };
+
+// True unless anchor a is a point of body b off the line through b's centre along the unit
+// body-local axis e (Constraint::seesOnlyAxis of the point types); on it means within 1e-12 of
+// its distance from the centre (a rod's ends are on its axis exactly).
+inline bool onAxisOf(const Anchor& a, int b, const Vec3& e) {
+  if (a.kind != Anchor::Kind::Body || a.index != b) return true;
+  return a.local.cross(e).squaredNorm() <= 1e-24 * a.local.squaredNorm();
+}
 
 }  // namespace tether::core

@@ -95,7 +95,10 @@ class Simulation {
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
   // per body: how much of its turn counts for the substeps (see the constructor)
-  enum class TurnCounts : std::uint8_t { All, Shape, Axis, None };
+  // what of a body's turn counts for the substeps (see the constructor): all of it; its shape's
+  // turn while it touches something; its axis's turn while it touches something; its axis's
+  // turn always (held at points on its axis); none
+  enum class TurnCounts : std::uint8_t { All, Shape, Axis, HeldAxis, None };
   std::vector<TurnCounts> m_turnCounts;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end

@@ -14,6 +14,7 @@ class Distance final : public Constraint {
   int rows() const override { return 1; }
   BodyList bodies() const override;
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_a, b, e) && onAxisOf(m_b, b, e); }
   bool rowsTurnOnTheirOwn() const override { return true; }
   double turnRate(const EvalContext& ctx) const override;
 

@@ -15,6 +15,7 @@ class PointOnLine final : public Constraint {
   int rows() const override { return 2; }
   BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
 
  private:
   Anchor m_point;

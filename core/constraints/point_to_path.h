@@ -13,6 +13,7 @@ class PointToPath final : public Constraint {
   int rows() const override { return 3; }
   BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
 
  private:
   Anchor m_point, m_path;

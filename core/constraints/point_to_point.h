@@ -14,6 +14,7 @@ class PointToPoint final : public Constraint {
   int rows() const override { return 3; }
   BodyList bodies() const override { return {m_a.index, m_b.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_a, b, e) && onAxisOf(m_b, b, e); }
 
  private:
   Anchor m_a, m_b;

@@ -21,6 +21,7 @@ class PointVelocity final : public Constraint {
   int rows() const override { return 3; }
   BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
   bool nonholonomic() const override { return true; }
 
  private:
