@@ -94,10 +94,9 @@ class Simulation {
   std::vector<double> m_forceMobility;
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
-  // per body: how much of its turn counts for the substeps (see the constructor)
-  // what of a body's turn counts for the substeps (see the constructor): all of it; its shape's
-  // turn while it touches something; its axis's turn while it touches something; its axis's
-  // turn always (held at points on its axis); none
+  // per body, what of its turn counts for the substeps (see the constructor): all of it; its
+  // shape's turn while it touches something; its axis's turn while it touches something; its
+  // axis's turn always and its spin in part (held at points on its axis); none
   enum class TurnCounts : std::uint8_t { All, Shape, Axis, HeldAxis, None };
   std::vector<TurnCounts> m_turnCounts;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
