@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
@@ -93,6 +94,16 @@ class ActiveQr {
  public:
   // (not zero-filled: R's columns are written whole as they are added, Y's before they are read)
   ActiveQr(long n, long capacity) : m_y(n, capacity), m_r(capacity, capacity) {}
+  // starting from the factors Y (n x q) and R (q x q) of q rows already active
+  ActiveQr(const Eigen::MatrixXd& y, const Eigen::MatrixXd& r, long capacity) : ActiveQr(y.rows(), std::max(capacity, r.cols())) {
+    m_q = r.cols();
+    m_y.leftCols(m_q) = y;
+    m_r.setZero();
+    m_r.topLeftCorner(m_q, m_q) = r;
+  }
+  long size() const { return m_q; }
+  auto y() const { return m_y.leftCols(m_q); }
+  auto r() const { return m_r.topLeftCorner(m_q, m_q); }
   // Y^T g for a row
   Eigen::VectorXd project(const MotionRow& g) const {
     Eigen::VectorXd v = m_y.middleRows<6>(g.a).leftCols(m_q).transpose() * g.ga;
@@ -279,6 +290,30 @@ double largestViolation(const Problem& p, const Eigen::VectorXd& a) {
   return worst;
 }
 
+namespace {
+
+// g_i = Q^T J_i^T: a row in z = Q^-1 (a - a_u)
+MotionRow motionRow(const Row& r, const std::vector<Mat6>& q) {
+  MotionRow row;
+  row.a = 6 * r.bodyA;
+  row.ga = q[std::size_t(r.bodyA)].transpose() * r.jacA;
+  if (r.bodyB >= 0) {
+    row.b = 6 * r.bodyB;
+    row.gb = q[std::size_t(r.bodyB)].transpose() * r.jacB;
+  }
+  return row;
+}
+
+// d = 0 up to round-off: g lies in the span of the active normals (|d|^2 against |g|^2)
+bool dependent(double dd, double norm) { return !(dd > 1e-20 * norm * norm); }
+
+// A BilateralFactor's start: its bilateral rows' Y and R, which of them are active and which depend
+// on those.
+struct FactoredStart {
+  const Eigen::MatrixXd &y, &r;
+  const std::vector<long>&active, &dependent;
+};
+
 // Goldfarb & Idnani's dual method ("A numerically stable dual method for solving strictly convex
 // quadratic programs", 1983) for  min |z|^2 / 2  s.t.  g_i . z >= h_i (= h_i on bilateral rows),
 // where the Hessian is the identity, so their J = L^-T Q is the Q of the active normals' QR:
@@ -292,26 +327,18 @@ double largestViolation(const Problem& p, const Eigen::VectorXd& a) {
 //     can leave, row p conflicts with them (a bilateral row that already holds is just redundant).
 // Each step keeps the multipliers of active unilateral rows >= 0 and the dual objective rising, so
 // no active set repeats; it ends when no row is violated, at the KKT point: z = sum u_i g_i.
-Solution solveMotionSpace(const Problem& p, double tolerance) {
-  if (std::string why = checkShape(p); !why.empty()) return failure(why, 0);
+// (from `start`'s rows active where given, else from nothing active)
+Solution motionSpace(const Problem& p, double tolerance, const std::vector<Mat6>& q, const FactoredStart* start) {
   const long n = 6 * long(p.bodies.size());
   const long m = long(p.rows.size());
-  std::vector<Mat6> q(p.bodies.size());
-  for (std::size_t k = 0; k < p.bodies.size(); ++k) q[k] = metricFactor(p.bodies[k]);
   // g_i = Q^T J_i^T, h_i = c_i - J_i a_u: the rows in z = Q^-1 (a - a_u)
   std::vector<MotionRow> g(static_cast<std::size_t>(m));
   std::vector<double> norms(static_cast<std::size_t>(m));
   Eigen::VectorXd h(m);
   for (long i = 0; i < m; ++i) {
     const Row& r = p.rows[std::size_t(i)];
-    MotionRow& row = g[std::size_t(i)];
-    row.a = 6 * r.bodyA;
-    row.ga = q[std::size_t(r.bodyA)].transpose() * r.jacA;
-    if (r.bodyB >= 0) {
-      row.b = 6 * r.bodyB;
-      row.gb = q[std::size_t(r.bodyB)].transpose() * r.jacB;
-    }
-    norms[std::size_t(i)] = row.norm();
+    g[std::size_t(i)] = motionRow(r, q);
+    norms[std::size_t(i)] = g[std::size_t(i)].norm();
     h[i] = r.c - rowTimes(r, p.unconstrained);
   }
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
@@ -321,13 +348,30 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
     return tolerance * std::max({1.0, std::abs(h[i]), norms[std::size_t(i)] * zNorm});
   };
 
-  ActiveQr qr(n, std::min(n, m));
+  ActiveQr qr = start ? ActiveQr(start->y, start->r, std::min(n, m)) : ActiveQr(n, std::min(n, m));
   std::vector<long> active;    // rows, in the order of R's columns
   std::vector<double> u;       // their multipliers, in the sign of the row as added
   std::vector<double> sign(std::size_t(m), 1.0);
   std::vector<char> isActive(std::size_t(m), 0), redundant(std::size_t(m), 0);
   int iterations = 0;
   const int limit = int(10 * (m + n) + 100);
+  if (start) {
+    // the factored bilateral rows active, at the point nearest the origin where they hold:
+    // Y^T g_i = R_i, so g_i . z = h_i for z = Y w with R^T w = h; z = sum u_i g_i = Y R u
+    active = start->active;
+    Eigen::VectorXd hActive(long(active.size()));
+    for (std::size_t j = 0; j < active.size(); ++j) {
+      hActive[long(j)] = h[active[j]];
+      isActive[std::size_t(active[j])] = 1;
+    }
+    const Eigen::VectorXd w = qr.r().transpose().triangularView<Eigen::Lower>().solve(hActive);
+    z.noalias() = qr.y() * w;
+    zNorm = z.norm();
+    const Eigen::VectorXd uActive = qr.solveR(w);
+    u.assign(uActive.data(), uActive.data() + uActive.size());
+    for (long i : start->dependent) redundant[std::size_t(i)] = 1;
+    iterations = int(active.size() + start->dependent.size());
+  }
 
   for (;;) {
     // the next row: a bilateral row not yet active and not found redundant (or violated since),
@@ -374,8 +418,7 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
       }
       const double s = gp.dot(z) - hp;
       const double dd = d.squaredNorm();
-      // d = 0 up to round-off: g_p lies in the span of the active normals
-      const double t2 = dd > 1e-20 * norms[std::size_t(pick)] * norms[std::size_t(pick)] ? -s / dd : kInfinity;
+      const double t2 = dependent(dd, norms[std::size_t(pick)]) ? kInfinity : -s / dd;
       if (t2 == kInfinity && t1 == kInfinity) {
         if (bilateral && std::abs(s) <= slackTolerance(pick)) {
           redundant[std::size_t(pick)] = 1;  // holds already, through the active rows
@@ -417,6 +460,62 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
   out.acceleration = p.unconstrained;
   for (std::size_t k = 0; k < p.bodies.size(); ++k) out.acceleration.segment<6>(6 * long(k)) += q[k] * z.segment<6>(6 * long(k));
   return out;
+}
+
+std::vector<Mat6> metricFactors(const Problem& p) {
+  std::vector<Mat6> q(p.bodies.size());
+  for (std::size_t k = 0; k < p.bodies.size(); ++k) q[k] = metricFactor(p.bodies[k]);
+  return q;
+}
+
+}  // namespace
+
+Solution solveMotionSpace(const Problem& p, double tolerance) {
+  if (std::string why = checkShape(p); !why.empty()) return failure(why, 0);
+  return motionSpace(p, tolerance, metricFactors(p), nullptr);
+}
+
+BilateralFactor::BilateralFactor(const Problem& p) {
+  if (!checkShape(p).empty()) return;
+  m_bodies = long(p.bodies.size());
+  m_metric = metricFactors(p);
+  for (std::size_t i = 0; i < p.rows.size(); ++i)
+    if (p.rows[i].equality) m_rows.push_back(long(i));
+  // the method's first steps: each bilateral row, in order, added unless it depends on those
+  // before it (its d, and so this, does not depend on c)
+  ActiveQr qr(6 * m_bodies, std::min(6 * m_bodies, long(m_rows.size())));
+  for (long i : m_rows) {
+    const MotionRow g = motionRow(p.rows[std::size_t(i)], m_metric);
+    Eigen::VectorXd v = qr.project(g);
+    const Eigen::VectorXd d = qr.orthogonalPart(g, v);
+    m_copies.push_back(p.rows[std::size_t(i)]);
+    if (dependent(d.squaredNorm(), g.norm())) {
+      m_dependent.push_back(i);
+      continue;
+    }
+    qr.add(d, v);
+    m_active.push_back(i);
+  }
+  m_y = qr.y();
+  m_r = qr.r();
+  m_ok = true;
+}
+
+Solution solveMotionSpace(const Problem& p, const BilateralFactor& f, double tolerance) {
+  if (std::string why = checkShape(p); !why.empty()) return failure(why, 0);
+  // the factor's bilateral rows must be the problem's first ones, unchanged (but for c)
+  bool same = f.m_ok && f.m_bodies == long(p.bodies.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; same && i < p.rows.size() && k < f.m_rows.size(); ++i) {
+    const Row& r = p.rows[i];
+    if (!r.equality) continue;
+    const Row& c = f.m_copies[k];
+    same = f.m_rows[k++] == long(i) && r.bodyA == c.bodyA && r.bodyB == c.bodyB && r.jacA == c.jacA && r.jacB == c.jacB;
+  }
+  if (!same || k != f.m_rows.size())
+    throw std::invalid_argument("gauss::solveMotionSpace: the factor is not of this problem's bilateral rows");
+  const FactoredStart start{f.m_y, f.m_r, f.m_active, f.m_dependent};
+  return motionSpace(p, tolerance, f.m_metric, &start);
 }
 
 // Baraff's form of Dantzig's algorithm: w = A f + b with f = 0, w = b at the start; each row d with

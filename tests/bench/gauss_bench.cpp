@@ -54,6 +54,54 @@ void BM_GaussContactSpace(benchmark::State& state) { BM_Gauss<solveContactSpace>
 BENCHMARK(BM_GaussMotionSpace)->Apply(gaussArguments);
 BENCHMARK(BM_GaussContactSpace)->Apply(gaussArguments);
 
+// A chain of n bodies lying on the floor as the contact stage builds its group's problems: three
+// bilateral rows per joint (n - 1 joints), one contact row with the floor on every third body, and
+// a second problem with the same rows and two more bilateral rows per contact (sticking's). Both
+// solved plainly (BM_GaussChainPlain) and with one gauss::BilateralFactor of the joints' rows
+// (BM_GaussChainFactored); compare the medians at each n.
+std::pair<Problem, Problem> chainProblems(int bodies) {
+  std::mt19937_64 rng{std::uint64_t(bodies)};
+  tether::testing::GaussProblemShape shape;
+  shape.bodies = bodies;
+  shape.rows = 0;
+  Problem p = tether::testing::randomGaussProblem(rng, shape);
+  std::normal_distribution<double> normal;
+  const auto row = [&](int a, int b, bool equality) {
+    Row r;
+    r.bodyA = a;
+    r.bodyB = b;
+    r.jacA = Vec6::NullaryExpr([&] { return normal(rng); });
+    if (b >= 0) r.jacB = -r.jacA;
+    r.equality = equality;
+    return r;
+  };
+  for (int k = 0; k < bodies; k += 3) p.rows.push_back(row(k, -1, false));
+  for (int k = 0; k + 1 < bodies; ++k)
+    for (int d = 0; d < 3; ++d) p.rows.push_back(row(k, k + 1, true));
+  Problem q = p;
+  for (int k = 0; k < bodies; k += 3)
+    for (int d = 0; d < 2; ++d) q.rows.push_back(row(k, -1, true));
+  return {p, q};
+}
+
+template <bool factored>
+void BM_GaussChain(benchmark::State& state) {
+  const auto [p, q] = chainProblems(int(state.range(0)));
+  for (auto _ : state) {
+    if (factored) {
+      const BilateralFactor joints(p);
+      for (const Problem* problem : {&p, &q}) benchmark::DoNotOptimize(solveMotionSpace(*problem, joints).acceleration.data());
+    } else {
+      for (const Problem* problem : {&p, &q}) benchmark::DoNotOptimize(solveMotionSpace(*problem).acceleration.data());
+    }
+  }
+  state.counters["rows"] = double(q.rows.size());
+}
+void BM_GaussChainPlain(benchmark::State& state) { BM_GaussChain<false>(state); }
+void BM_GaussChainFactored(benchmark::State& state) { BM_GaussChain<true>(state); }
+BENCHMARK(BM_GaussChainPlain)->Arg(11)->Arg(30)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GaussChainFactored)->Arg(11)->Arg(30)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 // glibc returns a freed block at the top of the heap to the kernel once it exceeds 128 KB, and a

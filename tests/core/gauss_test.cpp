@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "tests/gauss_problems.h"
 
@@ -207,6 +209,78 @@ TEST(Gauss, ProjectedGaussSeidelConvergesToTheSameAccelerations) {
   std::ostringstream text;
   text << worst << " (at most " << sweeps << " sweeps)";
   RecordProperty("worst_relative_difference", text.str());
+}
+
+TEST(Gauss, AFactorOfTheBilateralRowsGivesTheSameSolutionsToTheProblemsThatShareThem) {
+  // The contact stage solves a group's problems (compression, sticking, overlap) with one factor
+  // of its joints' rows (gauss::BilateralFactor). On 1 000 random problems, half their rows
+  // bilateral (some depending on the others where there are more than freedoms): the problem
+  // itself, and one sharing its bilateral rows with other targets c, another unconstrained
+  // acceleration and rows appended (unilateral and bilateral), give the plain solve's
+  // accelerations to 1e-9 and KKT points; a factor of other rows is refused.
+  std::mt19937_64 rng(20261128);
+  std::uniform_int_distribution<int> bodies(1, 6);
+  std::normal_distribution<double> normal;
+  int dependent = 0, failing = 0;
+  double worst = 0.0;
+  for (int k = 0; k < 1000; ++k) {
+    tether::testing::GaussProblemShape shape;
+    shape.bodies = bodies(rng);
+    shape.rows = std::uniform_int_distribution<int>(1, 8 * shape.bodies)(rng);
+    shape.bilateralShare = 0.5;
+    Problem p = tether::testing::randomGaussProblem(rng, shape);
+    // every third, a bilateral row twice (two joints holding the same freedom)
+    long bilateral = 0;
+    for (const Row& r : p.rows) bilateral += r.equality;
+    if (k % 3 == 0 && bilateral > 0) {
+      const auto first = std::find_if(p.rows.begin(), p.rows.end(), [](const Row& r) { return r.equality; });
+      p.rows.push_back(*first);
+      ++bilateral;
+    }
+    dependent += bilateral > 6 * shape.bodies || k % 3 == 0;
+    const BilateralFactor factor(p);
+    ASSERT_TRUE(factor.ok());
+    // the same bilateral rows with other targets (consistent: met by another a1), rows appended
+    Problem q = p;
+    const Eigen::VectorXd a1 = Eigen::VectorXd::NullaryExpr(q.unconstrained.size(), [&] { return normal(rng); });
+    q.unconstrained = Eigen::VectorXd::NullaryExpr(q.unconstrained.size(), [&] { return 2.0 * normal(rng); });
+    shape.rows = 3;
+    for (const Row& r : tether::testing::randomGaussProblem(rng, shape).rows) q.rows.push_back(r);
+    q.rows.back().equality = true;
+    const Eigen::VectorXd met = applyJacobian(q, a1);
+    for (std::size_t i = 0; i < q.rows.size(); ++i)
+      q.rows[i].c = met[long(i)] - (q.rows[i].equality || i % 2 ? 0.0 : std::abs(normal(rng)));
+    for (const Problem* problem : {static_cast<const Problem*>(&p), static_cast<const Problem*>(&q)}) {
+      SCOPED_TRACE("problem " + std::to_string(k) + (problem == &q ? " (sharing its rows)" : ""));
+      const Solution plain = solveMotionSpace(*problem), factored = solveMotionSpace(*problem, factor);
+      ASSERT_EQ(plain.ok, factored.ok) << plain.error << " / " << factored.error;
+      if (!plain.ok) {  // (bilateral rows that conflict: the same row named)
+        EXPECT_EQ(plain.error, factored.error);
+        ++failing;
+        continue;
+      }
+      expectGaussOptimal(*problem, factored, 1e-9);
+      const double scale = std::max({1.0, problem->unconstrained.norm(), plain.acceleration.norm()});
+      const double diff = (plain.acceleration - factored.acceleration).norm() / scale;
+      worst = std::max(worst, diff);
+      EXPECT_LE(diff, 1e-9);
+    }
+  }
+  EXPECT_GT(dependent, 300);  // (not only independent rows)
+  std::ostringstream text;
+  text << worst << " (" << dependent << " problems with dependent bilateral rows, " << failing << " conflicting)";
+  RecordProperty("worst_relative_difference", text.str());
+
+  // a factor of other rows: refused, naming why
+  Problem p = gaussOneBody(1.0, Mat3::Identity(), gaussGravity());
+  Row joint = gaussContactRow(0, Vec3::Zero(), Vec3::UnitZ());
+  joint.equality = true;
+  p.rows.push_back(joint);
+  const BilateralFactor factor(p);
+  p.rows[0].jacA[0] = 1.0;
+  EXPECT_THROW(solveMotionSpace(p, factor), std::invalid_argument);
+  p.rows[0] = gaussContactRow(0, Vec3::Zero(), Vec3::UnitZ());  // (no longer bilateral)
+  EXPECT_THROW(solveMotionSpace(p, factor), std::invalid_argument);
 }
 
 TEST(Gauss, DependentRowsAreSolvedInMotionSpaceAndReportedInContactSpace) {
