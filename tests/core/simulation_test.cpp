@@ -331,6 +331,38 @@ TEST(Simulation, OnlyBodiesWhoseTurnMattersTakeSubsteps) {
   EXPECT_GT(std::get<0>(run(Kind::SphereOnSpring)), 1);
 }
 
+// A turn that counts only for its contacts (a box touching the floor) counts up to
+// kContactTurnPerSubstep = 0.08 rad per substep (core/simulation.cpp), not the 0.02 of a turn the
+// step itself linearizes: a box lying on a frictionless floor, spinning about the vertical at
+// 60 rad/s (0.06 rad per 1 ms step), takes one step per step (4 substeps at 0.02) and keeps its
+// energy and its place on the floor for 10 s; at 200 rad/s it takes 4 (16 at 0.02).
+TEST(Simulation, ABoxSpinningOnTheFloorCountsItsTurnOnlyForItsContacts) {
+  const auto run = [](double spin, double seconds) {
+    Scene s;
+    s.settings.contacts = true;
+    s.planes.push_back({.name = "floor", .point = Vec3(0, 0, -0.15), .normal = Vec3::UnitZ(), .friction = 0.0, .staticFriction = 0.0});
+    BodyDef b = test::box("b", Vec3::Zero(), Vec3(0.1, 0.2, 0.3));  // on its 0.1 x 0.2 face
+    b.friction = b.staticFriction = 0.0;
+    b.angularVelocity = Vec3(0, 0, spin);
+    s.bodies.push_back(b);
+    auto sim = test::simulate(s);
+    const double e0 = test::mechanicalEnergy(*sim);
+    int most = 0;
+    double lowest = 0.0;
+    for (int k = 1; k <= int(seconds * 1000.0 + 0.5); ++k) {
+      EXPECT_TRUE(sim->advanceTo(k * 1e-3).ok);
+      most = std::max(most, sim->state().substeps);
+      lowest = std::min(lowest, sim->state().bodies[0].x.z());
+    }
+    return std::tuple{most, test::mechanicalEnergy(*sim) / e0 - 1.0, lowest};
+  };
+  const auto [slow, change, lowest] = run(60.0, 10.0);
+  EXPECT_EQ(slow, 1);
+  EXPECT_LT(std::abs(change), 1e-5);  // (1.3e-6 measured)
+  EXPECT_GT(lowest, -1e-5);  // (its centre starts at 0, the face on the floor)
+  EXPECT_EQ(std::get<0>(run(200.0, 0.1)), 4);
+}
+
 // A rod (an axis of symmetry) spinning about its long axis at 1 000 rad/s, as a rod of radius
 // 5 mm rolling at 5 m/s (1 rad per 1 ms step), while its axis turns at 2 rad/s: semi-implicit
 // Euler turns it by the closed form (turnSymmetric in core/integrator.cpp), so even without
