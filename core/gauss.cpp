@@ -101,7 +101,6 @@ class ActiveQr {
     m_r.setZero();
     m_r.topLeftCorner(m_q, m_q) = r;
   }
-  long size() const { return m_q; }
   auto y() const { return m_y.leftCols(m_q); }
   auto r() const { return m_r.topLeftCorner(m_q, m_q); }
   // Y^T g for a row
@@ -477,13 +476,14 @@ Solution solveMotionSpace(const Problem& p, double tolerance) {
 
 BilateralFactor::BilateralFactor(const Problem& p) {
   if (!checkShape(p).empty()) return;
-  m_bodies = long(p.bodies.size());
+  m_bodies = p.bodies;
   m_metric = metricFactors(p);
   for (std::size_t i = 0; i < p.rows.size(); ++i)
     if (p.rows[i].equality) m_rows.push_back(long(i));
   // the method's first steps: each bilateral row, in order, added unless it depends on those
   // before it (its d, and so this, does not depend on c)
-  ActiveQr qr(6 * m_bodies, std::min(6 * m_bodies, long(m_rows.size())));
+  const long n = 6 * long(p.bodies.size());
+  ActiveQr qr(n, std::min(n, long(m_rows.size())));
   for (long i : m_rows) {
     const MotionRow g = motionRow(p.rows[std::size_t(i)], m_metric);
     Eigen::VectorXd v = qr.project(g);
@@ -504,7 +504,9 @@ BilateralFactor::BilateralFactor(const Problem& p) {
 Solution solveMotionSpace(const Problem& p, const BilateralFactor& f, double tolerance) {
   if (std::string why = checkShape(p); !why.empty()) return failure(why, 0);
   // the factor's bilateral rows must be the problem's first ones, unchanged (but for c)
-  bool same = f.m_ok && f.m_bodies == long(p.bodies.size());
+  bool same = f.m_ok && f.m_bodies.size() == p.bodies.size();
+  for (std::size_t b = 0; same && b < p.bodies.size(); ++b)
+    same = p.bodies[b].mass == f.m_bodies[b].mass && p.bodies[b].inertia == f.m_bodies[b].inertia;
   std::size_t k = 0;
   for (std::size_t i = 0; same && i < p.rows.size() && k < f.m_rows.size(); ++i) {
     const Row& r = p.rows[i];

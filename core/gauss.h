@@ -85,7 +85,7 @@ class BilateralFactor {
  private:
   friend Solution solveMotionSpace(const Problem&, const BilateralFactor&, double);
   bool m_ok = false;
-  long m_bodies = 0;
+  std::vector<BodyMetric> m_bodies;  // to check a problem against
   std::vector<Eigen::Matrix<double, 6, 6>> m_metric;  // per body, Q_k (Q Q^T = M^-1)
   std::vector<long> m_rows;        // the bilateral rows' indices, in order
   std::vector<Row> m_copies;       // those rows (their c unused), to check a problem against

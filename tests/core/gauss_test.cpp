@@ -281,6 +281,10 @@ TEST(Gauss, AFactorOfTheBilateralRowsGivesTheSameSolutionsToTheProblemsThatShare
   EXPECT_THROW(solveMotionSpace(p, factor), std::invalid_argument);
   p.rows[0] = gaussContactRow(0, Vec3::Zero(), Vec3::UnitZ());  // (no longer bilateral)
   EXPECT_THROW(solveMotionSpace(p, factor), std::invalid_argument);
+  p.rows[0] = joint;
+  EXPECT_NO_THROW(solveMotionSpace(p, factor));
+  p.bodies[0].mass = 2.0;  // another body
+  EXPECT_THROW(solveMotionSpace(p, factor), std::invalid_argument);
 }
 
 TEST(Gauss, DependentRowsAreSolvedInMotionSpaceAndReportedInContactSpace) {
