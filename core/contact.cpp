@@ -123,9 +123,9 @@ constexpr double kStickingSlip = 1e-12;
 // sweeps a step, the stack more.) It converges to a point where each contact sticks
 // or slides against its slip at the disc's edge, the normals keep their rates and the joints theirs.
 // impulse (normals, then joints, as in p's rows) and u are updated; out gets each contact's
-// friction impulse. Returns false when no contact has friction to apply.
+// friction impulse. Returns the number of sweeps made (0 when no contact has friction to apply).
 // (out: the contacts' friction impulses to start from, if it has one per contact, else zero)
-bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
+int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
                    const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
                    std::vector<Eigen::Vector2d>& out) {
   const std::vector<Eigen::Vector2d> start = out.size() == contactRows.size() ? out : std::vector<Eigen::Vector2d>{};
@@ -177,7 +177,7 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
     if (!start.empty()) b.f = start[i];
     if (b.stick > 0.0 && b.inverseW.allFinite()) blocks.push_back(b);
   }
-  if (blocks.empty()) return false;
+  if (blocks.empty()) return 0;
 
   // the normal and joint rows, to hold at the rates the exact solve left them
   struct Line {
@@ -233,7 +233,9 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
     jointBlock.compute(G);
     jointRate.resize(ne);
   }
+  int swept = 0;
   for (int sweep = 0; sweep < maxSweeps; ++sweep) {
+    swept = sweep + 1;
     double largest = 0.0;  // the largest change of a rate this sweep made, m/s
     double moved = 0.0, scale = 1e-14;  // the largest change of an impulse, and the largest impulse, N s
     for (Block& b : blocks) {
@@ -302,7 +304,7 @@ bool frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& 
     if (largest <= kFrictionTolerance || moved <= 1e-10 * scale) break;
   }
   for (const Block& b : blocks) out[b.row] = b.f;
-  return true;
+  return swept;
 }
 
 // Pairs apart by less than this are rows of the overlap projection (not of the velocity
@@ -476,15 +478,25 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
       pressure /= total;
       tau += n.dot((pa.centre - pressure).cross(force));
       const auto inPlane = [&](const Vec3& v) { return Vec3(v - n * n.dot(v)); };
-      double spread = 0.0;
-      for (std::size_t i : pa.contacts)
+      // spread: the loads' second moment about their centre. Where it is rounding's (below 1e-12
+      // of the patch's extent squared, plus 1e-24 m^2: a lone contact's came out at 1e-36 m^2, not
+      // 0), the patch is loaded at one point, which cannot take a torque about n. If the patch was
+      // held at that point without the twist, tau is rounding's too (shared by k = tau / spread,
+      // a lone contact's rounding asked 1e17 times its torque of it, and the start was refused);
+      // else it is held again at that point without the twist.
+      double spread = 0.0, extent = 0.0;
+      for (std::size_t i : pa.contacts) {
         spread += std::max(0.0, sol.multipliers[long(i)]) * inPlane(row(i).point - pressure).squaredNorm();
-      if (!(spread > 0.0) && tau != 0.0) {  // one loaded point cannot take a torque about n
-        if (!pa.twist) return false;
-        pa.twist = false;
-        pa.centre = pressure;
-        again = true;
-        continue;
+        extent = std::max(extent, inPlane(row(i).point - pa.centre).squaredNorm());
+      }
+      if (spread <= total * (1e-12 * extent + 1e-24)) {
+        spread = 0.0;
+        if (twist || inPlane(pa.centre - pressure).squaredNorm() > 1e-12 * extent + 1e-24) {
+          pa.twist = false;
+          pa.centre = pressure;
+          again = true;
+          continue;
+        }
       }
       const double k = spread > 0.0 ? tau / spread : 0.0;
       for (std::size_t i : pa.contacts) {
@@ -509,6 +521,7 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
 std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
                                   const std::vector<std::uint8_t>& assembled) {
   m_reports.clear();
+  m_frictionSweeps = 0;
   m_touching.clear();
   const ContactModel& cm = model.contacts;
   if (!cm.enabled) return {};
@@ -757,7 +770,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         if (std::max(cr.friction, cr.staticFriction) > 0.0) slipping = std::max(slipping, slipOf(cr, local, after).norm());
       }
     const int sweeps = exactSize(velocityProblem) && !bounces && slipping <= restingSpeed ? 500 : kSweeps;
-    frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential);
+    m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential);
     // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
     // at what restitution gave it while the tangential impulse turns the body, and the normal
     // impulse that keeps that rate then can give more than friction took (Kane's paradox of

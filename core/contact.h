@@ -90,6 +90,9 @@ class ContactStage {
   // Whether the last resolve found the body touching something or within the near margin of it
   // (what Simulation::stepSubdivided counts a body's shape turn by).
   bool touches(std::size_t body) const { return body < m_touching.size() && m_touching[body]; }
+  // The friction sweeps the last resolve made, over all its groups (a group that rests, started
+  // from its exact stuck solution, takes one; see frictionPhase in contact.cpp).
+  int frictionSweeps() const { return m_frictionSweeps; }
   // Called with each group's velocity problem before it is solved (the cross-check of the
   // motion-space and contact-space solvers on running scenes; empty: none).
   void setProblemRecorder(std::function<void(const gauss::Problem&)> recorder) { m_recorder = std::move(recorder); }
@@ -101,6 +104,7 @@ class ContactStage {
   std::function<void(const gauss::Problem&)> m_recorder;
   std::vector<std::uint8_t> m_settling;  // per body: a joint of it still assembles
   std::vector<std::uint8_t> m_touching;  // per body: touches (see touches())
+  int m_frictionSweeps = 0;
 };
 
 }  // namespace tether::core

@@ -44,6 +44,8 @@ class Simulation {
   // none: see ContactStage::resolve).
   const std::vector<ContactReport>& contacts() const { return m_contacts.contacts(); }
   const std::string& contactProblem() const { return m_contactProblem; }
+  // The friction sweeps of the last substep's contact stage (ContactStage::frictionSweeps).
+  int frictionSweeps() const { return m_contacts.frictionSweeps(); }
   // Each contact group's velocity problem, as the contact stage solves it (ContactStage).
   void setContactProblemRecorder(std::function<void(const gauss::Problem&)> recorder) {
     m_contacts.setProblemRecorder(std::move(recorder));
