@@ -489,9 +489,10 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
         spread += std::max(0.0, sol.multipliers[long(i)]) * inPlane(row(i).point - pressure).squaredNorm();
         extent = std::max(extent, inPlane(row(i).point - pa.centre).squaredNorm());
       }
-      if (spread <= total * (1e-12 * extent + 1e-24)) {
+      const double negligible = 1e-12 * extent + 1e-24;  // m^2
+      if (spread <= total * negligible) {
         spread = 0.0;
-        if (twist || inPlane(pa.centre - pressure).squaredNorm() > 1e-12 * extent + 1e-24) {
+        if (twist || inPlane(pa.centre - pressure).squaredNorm() > negligible) {
           pa.twist = false;
           pa.centre = pressure;
           again = true;

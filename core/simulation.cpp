@@ -446,6 +446,8 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   int worst = -1;
   double worstTurn = 0.0, worstMove = 0.0;
   m_stepTurn = 0.0;
+  // a turn that counts only for contacts, on m_substepTurn's scale (see the constructor)
+  const double contactScale = m_substepTurn / kContactTurnPerSubstep;
   for (size_t i = 0; i < m.bodies.size(); ++i) {
     const BodyModel& bm = m.bodies[i];
     if (bm.fixed || !m_state.params.bodyActive[i]) continue;
@@ -461,13 +463,13 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     if (counts == TurnCounts::All) {
       m_stepTurn = std::max(m_stepTurn, turn);
     } else if (counts == TurnCounts::Shape && m_contacts.touches(i)) {
-      m_stepTurn = std::max(m_stepTurn, turn * (m_substepTurn / kContactTurnPerSubstep));
+      m_stepTurn = std::max(m_stepTurn, turn * contactScale);
     } else if (counts == TurnCounts::Axis && m_contacts.touches(i)) {
       // the axis's turn: h |L_perp| / I1, L_perp the part of L (body frame) across the axis
       const int k = bm.symmetryAxis;
       Vec3 across = Quat(p[3], p[4], p[5], p[6]).conjugate() * L;
       across(k) = 0.0;
-      m_stepTurn = std::max(m_stepTurn, h * bm.invInertia((k + 1) % 3) * across.norm() * (m_substepTurn / kContactTurnPerSubstep));
+      m_stepTurn = std::max(m_stepTurn, h * bm.invInertia((k + 1) % 3) * across.norm() * contactScale);
     } else if (counts == TurnCounts::HeldAxis) {
       // the axis's precession about L, h |L| / I1, and its spin s = L_k / I3 up to
       // kHeldSpinPerSubstep (see the constructor), on m_substepTurn's scale
