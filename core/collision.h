@@ -72,7 +72,10 @@ struct GroundPlane {
 // Two bodies joined by a constraint at a world anchor (the joint's point on either body, or
 // their midpoint while the joint assembles): contacts between them closer than
 // jointExclusionRadius to the anchor are the joint's own overlap and are dropped, unless
-// collide is set. Contacts farther away (the rods of a hinge folded onto each other) stay.
+// collide is set. Contacts farther away (the rods of a hinge folded onto each other) stay. A
+// rod of such a pair collides by the parts of its axis farther than that radius from every
+// anchor of the pair (Bullet's one point for two rods joined at their axes is their crossing at
+// the joint, which hid the arms folding onto each other).
 struct JoinedPair {
   int a = -1, b = -1;                  // body indices
   Vec3 anchor = Vec3::Zero();          // world, m
@@ -96,6 +99,10 @@ struct Contact {
 struct ContactManifold {
   int bodyA = -1, bodyB = -1, plane = -1;
   std::vector<Contact> contacts;       // ordered by pointA (x, then y, then z)
+  // the pair is joined (JoinedPair, not asked to collide) and one of them is a rod: these are
+  // the contacts of the rod's arms away from the joint, which turning about the joint moves
+  // apart (not the joint's own overlap)
+  bool jointArms = false;
   bool operator==(const ContactManifold&) const = default;
 };
 
