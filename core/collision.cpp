@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -202,6 +204,24 @@ double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
   return 2.0 * (jointThickness(a) + jointThickness(b));
 }
 
+double depthInside(const CollisionBody& b, const Vec3& p) {
+  const Vec3 l = b.q.normalized().conjugate() * (p - b.x);
+  switch (b.shape) {
+    case Shape::Sphere: return b.radius - l.norm();
+    case Shape::Rod: {
+      const Vec3 onAxis(0.0, 0.0, std::clamp(l.z(), -0.5 * b.length, 0.5 * b.length));
+      return b.radius - (l - onAxis).norm();
+    }
+    case Shape::Box: return (0.5 * b.size - l.cwiseAbs()).minCoeff();
+    case Shape::Torus: break;
+  }
+  return -std::numeric_limits<double>::infinity();
+}
+
+bool jointIsInside(const CollisionBody& a, const CollisionBody& b, const Vec3& anchor) {
+  return depthInside(a, anchor) >= 0.5 * jointThickness(a) && depthInside(b, anchor) >= 0.5 * jointThickness(b);
+}
+
 struct CollisionDetector::Impl {
   // One body's Bullet objects, rebuilt when its shape or filtering changes: one, or for a
   // torus one per chord capsule. The chords are separate objects rather than a btCompoundShape:
@@ -385,29 +405,15 @@ struct CollisionDetector::Impl {
     dispatcher.freeCollisionAlgorithm(algorithm);
   }
 
-  // A rod's axis, or the part of it a joined pair keeps (see jointedRodContacts).
-  struct Segment {
-    Vec3 centre;
-    Quat q;          // body -> world: the axis is q z
-    double length;   // m
-    double radius;   // m
-  };
-  static Segment segmentOf(const CollisionBody& rod) { return {rod.x, rod.q.normalized(), rod.length, rod.radius}; }
-
-  // The contacts of a segment's end balls with the objects `others`, A = the ball.
-  std::vector<Contact> endBallContacts(const Segment& rod, const std::vector<btCollisionObject*>& others) {
+  // The contacts of the rod's end balls with body `other`, A = the ball.
+  std::vector<Contact> endBallContacts(const CollisionBody& rod, int other) {
     std::vector<Contact> out;
     probeShape.setUnscaledRadius(rod.radius);
-    const Vec3 h = rod.q * Vec3(0.0, 0.0, 0.5 * rod.length);
-    for (const Vec3& centre : {Vec3(rod.centre - h), Vec3(rod.centre + h)}) {
+    const Vec3 h = rod.q.normalized() * Vec3(0.0, 0.0, 0.5 * rod.length);
+    for (const Vec3& centre : {Vec3(rod.x - h), Vec3(rod.x + h)}) {
       probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), toBt(centre)));
-      for (btCollisionObject* o : others) pairContacts(&probe, o, out);
+      for (auto& o : slots[std::size_t(other)].objects) pairContacts(&probe, o.get(), out);
     }
-    return out;
-  }
-  std::vector<btCollisionObject*> objectsOf(int body) {
-    std::vector<btCollisionObject*> out;
-    for (auto& o : slots[std::size_t(body)].objects) out.push_back(o.get());
     return out;
   }
 
@@ -417,15 +423,16 @@ struct CollisionDetector::Impl {
   // Bullet's; Bullet's points strictly between two such ends (along the rod) with an agreeing
   // normal and no deeper than the ends are dropped: on a flat face or a parallel capsule the
   // depth is linear along the rod, so the ends span the contact (a rod on a curved body keeps
-  // its deeper middle). segA / segB: the pair's rods (null: not a rod), objA / objB: the pair's
-  // objects.
-  void completeLineContacts(const Segment* segA, const std::vector<btCollisionObject*>& objA, const Segment* segB,
-                            const std::vector<btCollisionObject*>& objB, double tol, std::vector<Contact>& cs) {
+  // its deeper middle).
+  void completeRodContacts(const std::vector<CollisionBody>& bodies, int a, int b, double tol, std::vector<Contact>& cs) {
     std::vector<Contact> ends;
-    for (const Segment* rod : {segA, segB}) {
-      if (!rod) continue;
-      for (Contact e : endBallContacts(*rod, rod == segA ? objB : objA)) {
-        if (rod == segB) {  // the ball was A: into the pair's order
+    const CollisionBody* firstRod = nullptr;
+    for (const int rod : {a, b}) {
+      const CollisionBody& r = bodies[std::size_t(rod)];
+      if (r.shape != Shape::Rod) continue;
+      if (!firstRod) firstRod = &r;
+      for (Contact e : endBallContacts(r, rod == a ? b : a)) {
+        if (rod == b) {  // the ball was A: into the pair's order
           std::swap(e.pointA, e.pointB);
           e.normal = -e.normal;
         }
@@ -436,7 +443,7 @@ struct CollisionDetector::Impl {
       }
     }
     if (ends.size() >= 2) {
-      const Vec3 axis = (segA ? segA : segB)->q * Vec3::UnitZ();
+      const Vec3 axis = firstRod->q.normalized() * Vec3::UnitZ();
       const auto along = [&](const Contact& c) { return axis.dot(0.5 * (c.pointA + c.pointB)); };
       double lo = along(ends.front()), hi = lo, deepest = 0.0;
       for (const Contact& e : ends) {
@@ -454,86 +461,6 @@ struct CollisionDetector::Impl {
         });
     }
     cs.insert(cs.end(), ends.begin(), ends.end());
-  }
-
-  void completeRodContacts(const std::vector<CollisionBody>& bodies, int a, int b, double tol, std::vector<Contact>& cs) {
-    const CollisionBody& A = bodies[std::size_t(a)];
-    const CollisionBody& B = bodies[std::size_t(b)];
-    if (A.shape != Shape::Rod && B.shape != Shape::Rod) return;
-    const Segment sa = segmentOf(A), sb = segmentOf(B);
-    completeLineContacts(A.shape == Shape::Rod ? &sa : nullptr, objectsOf(a), B.shape == Shape::Rod ? &sb : nullptr,
-                         objectsOf(b), tol, cs);
-  }
-
-  // The parts of a rod's axis farther than rho from every anchor: the axis points x + s u with
-  // (s - sp)^2 + off^2 >= rho^2, sp = u (p - x) and off the anchor's distance from the axis line.
-  static std::vector<Segment> outerParts(const CollisionBody& rod, const std::vector<Vec3>& anchors, double rho) {
-    const Vec3 u = rod.q.normalized() * Vec3::UnitZ();
-    std::vector<std::pair<double, double>> kept{{-0.5 * rod.length, 0.5 * rod.length}};
-    for (const Vec3& p : anchors) {
-      const double sp = u.dot(p - rod.x);
-      const double w2 = rho * rho - (p - rod.x - sp * u).squaredNorm();
-      if (!(w2 > 0.0)) continue;
-      const double lo = sp - std::sqrt(w2), hi = sp + std::sqrt(w2);
-      std::vector<std::pair<double, double>> next;
-      for (const auto& [s0, s1] : kept) {
-        if (lo > s0) next.emplace_back(s0, std::min(s1, lo));
-        if (hi < s1) next.emplace_back(std::max(s0, hi), s1);
-      }
-      kept = std::move(next);
-    }
-    std::vector<Segment> out;
-    for (const auto& [s0, s1] : kept) out.push_back({rod.x + 0.5 * (s0 + s1) * u, rod.q.normalized(), s1 - s0, rod.radius});
-    return out;
-  }
-
-  // The contacts of two joined bodies, one or both rods. They overlap at the joint, and Bullet
-  // reports one point per pair, the deepest: for rods joined at their axes (crossing, or end to
-  // end) that is the axes' meeting at the joint, which the exclusion drops, while the rest of the
-  // pair -- an arm folding onto the other body -- went unseen until it lay nearly parallel and
-  // centimetres deep (an 11-rod chain joined at interior axis points folded through itself and
-  // stayed folded). So a rod of a joined pair collides by the parts of its axis farther than rho
-  // from every anchor (capsules of its radius, see outerParts): against the other body, or
-  // against the other rod's such parts (the arms of two crossing rods each meet one arm of the
-  // other, so arm against arm finds each fold once). Each part pair's line contact is completed
-  // by its end balls, as a whole rod's is. The parts lie outside the exclusion by construction,
-  // so these contacts are not filtered again.
-  void jointedRodContacts(const std::vector<CollisionBody>& bodies, int a, int b, const std::vector<Vec3>& anchors,
-                          double rho, double tol, std::vector<Contact>& cs) {
-    struct Part {
-      Segment seg;
-      btCapsuleShapeZ shape;
-      btCollisionObject object;
-      explicit Part(const Segment& s) : seg(s), shape(s.radius, s.length) {
-        object.setCollisionShape(&shape);
-        object.setUserIndex(-1);
-        object.setWorldTransform(btPose(s.centre, s.q));
-      }
-    };
-    // a body's parts (a rod), or its own objects (null segment)
-    const auto sideOf = [&](int body, std::vector<std::unique_ptr<Part>>& parts) {
-      std::vector<std::pair<const Segment*, std::vector<btCollisionObject*>>> side;
-      if (bodies[std::size_t(body)].shape != Shape::Rod) {
-        side.emplace_back(nullptr, objectsOf(body));
-        return side;
-      }
-      for (const Segment& s : outerParts(bodies[std::size_t(body)], anchors, rho)) parts.push_back(std::make_unique<Part>(s));
-      for (const auto& p : parts) side.emplace_back(&p->seg, std::vector<btCollisionObject*>{&p->object});
-      return side;
-    };
-    std::vector<std::unique_ptr<Part>> partsA, partsB;
-    const auto sideA = sideOf(a, partsA), sideB = sideOf(b, partsB);
-    cs.clear();
-    for (const auto& [segA, objA] : sideA)
-      for (const auto& [segB, objB] : sideB) {
-        std::vector<Contact> found;
-        for (btCollisionObject* x : objA)
-          for (btCollisionObject* y : objB) pairContacts(x, y, found);
-        std::erase_if(found, [](const Contact& c) { return !c.normal.allFinite() || !c.pointA.allFinite(); });
-        if (found.empty()) continue;
-        completeLineContacts(segA, objA, segB, objB, tol, found);
-        cs.insert(cs.end(), found.begin(), found.end());
-      }
   }
 };
 
@@ -560,6 +487,13 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
                                   std::to_string(n));
     if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back(j.anchor);
   }
+  // pairs joined deep inside both: no contacts (jointIsInside)
+  std::set<std::pair<int, int>> inside;
+  for (const auto& [key, at] : anchors)
+    if (std::any_of(at.begin(), at.end(), [&](const Vec3& p) {
+          return jointIsInside(bodies[std::size_t(key.first)], bodies[std::size_t(key.second)], p);
+        }))
+      inside.insert(key);
 
   // Bullet's points per body pair (a torus contributes one object per chord)
   Impl& im = *m_impl;
@@ -567,6 +501,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
   im.sync(bodies);
   std::map<std::pair<int, int>, std::vector<Contact>> pairs;
   for (const auto& op : im.overlappingPairs()) {
+    if (inside.contains({op.a->getUserIndex(), op.b->getUserIndex()})) continue;
     std::vector<Contact>& cs = pairs[{op.a->getUserIndex(), op.b->getUserIndex()}];
     im.pairContacts(op.a, op.b, cs);
   }
@@ -616,14 +551,9 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     std::erase_if(cs, [](const Contact& c) { return !c.normal.allFinite() || !c.pointA.allFinite(); });
     if (cs.empty()) continue;
     const double tol = 1e-3 * (jointThickness(A) + jointThickness(B));
-    const auto j = anchors.find(key);
-    const bool jointedRod = j != anchors.end() && (A.shape == Shape::Rod || B.shape == Shape::Rod);
-    if (jointedRod)
-      im.jointedRodContacts(bodies, a, b, j->second, jointExclusionRadius(A, B), tol, cs);
-    else
-      im.completeRodContacts(bodies, a, b, tol, cs);
+    im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
-    if (j != anchors.end() && !jointedRod) {
+    if (const auto j = anchors.find(key); j != anchors.end()) {
       const double rho = jointExclusionRadius(A, B);
       std::erase_if(cs, [&](const Contact& c) {
         const Vec3 mid = 0.5 * (c.pointA + c.pointB);
@@ -636,7 +566,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
       c.bodyB = b;
     }
     finish(cs);
-    out.push_back({.bodyA = a, .bodyB = b, .plane = -1, .contacts = std::move(cs), .jointArms = jointedRod});
+    out.push_back({.bodyA = a, .bodyB = b, .plane = -1, .contacts = std::move(cs)});
   }
   flushPlanesUpTo(n);
   return out;

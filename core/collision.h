@@ -72,10 +72,9 @@ struct GroundPlane {
 // Two bodies joined by a constraint at a world anchor (the joint's point on either body, or
 // their midpoint while the joint assembles): contacts between them closer than
 // jointExclusionRadius to the anchor are the joint's own overlap and are dropped, unless
-// collide is set. Contacts farther away (the rods of a hinge folded onto each other) stay. A
-// rod of such a pair collides by the parts of its axis farther than that radius from every
-// anchor of the pair (Bullet's one point for two rods joined at their axes is their crossing at
-// the joint, which hid the arms folding onto each other).
+// collide is set. Contacts farther away (the rods of a hinge folded onto each other) stay --
+// except where the joint lies deep inside both bodies and neither is a torus (jointIsInside):
+// then the pair does not collide at all.
 struct JoinedPair {
   int a = -1, b = -1;                  // body indices
   Vec3 anchor = Vec3::Zero();          // world, m
@@ -99,10 +98,6 @@ struct Contact {
 struct ContactManifold {
   int bodyA = -1, bodyB = -1, plane = -1;
   std::vector<Contact> contacts;       // ordered by pointA (x, then y, then z)
-  // the pair is joined (JoinedPair, not asked to collide) and one of them is a rod: these are
-  // the contacts of the rod's arms away from the joint, which turning about the joint moves
-  // apart (not the joint's own overlap)
-  bool jointArms = false;
   bool operator==(const ContactManifold&) const = default;
 };
 
@@ -158,8 +153,25 @@ double jointThickness(const CollisionBody& b);
 // an end reach their deepest overlap at that end, and the contact's points lie on the balls of
 // radius r around it (midpoint within r); a rod's end at a sphere's surface or a box's face
 // touches within its radius. Twice the sum leaves room for a joint that is not yet assembled
-// and for a box's or torus's flat side, and is small against the rods' lengths, so the folded
-// hinge's far ends (a body length away) still collide.
+// and for a box's or torus's flat side, and is small against the bodies' lengths, so a folded
+// hinge's far ends (a body length away) still collide -- where the joint is at the bodies'
+// surfaces; joined deep inside both they do not collide at all (jointIsInside).
 double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b);
+// How deep a point lies inside a body, m: its distance to the surface inside (for a box, to the
+// nearest face's plane), negative outside; a torus, which is not convex, -infinity.
+double depthInside(const CollisionBody& b, const Vec3& p);
+// Whether an anchor lies inside both bodies by at least half their joint thickness (two rods
+// joined at points of their axes, a rod's end in a ball, a box's centre): such bodies are convex,
+// so their overlap is one convex region, and it holds the anchor: all of it is the joint's own,
+// which no move that keeps the joint removes. Two rods joined at their axes cross there, and
+// Bullet's one point for the pair, the deepest, is that crossing: with the exclusion radius
+// alone, arms folding onto each other went unseen until they lay nearly parallel, where the
+// line contact's end balls came in 15-17 mm deep (an 11-rod chain, corpus scene 405, folded
+// through itself and stayed folded); seen arm by arm instead, every such pair was held 30 deg
+// open (2 asin(1/4): the arms' first points outside 2 (r_A + r_B)), a V of two thin 1 m rods
+// hung from one pin 29 deg apart, and a rod folded back onto its neighbour was pried up off the
+// floor. Joined at their surfaces (a box's corner on another's face) bodies do not overlap at
+// the joint, and their folding stays a collision.
+bool jointIsInside(const CollisionBody& a, const CollisionBody& b, const Vec3& anchor);
 
 }  // namespace tether::core

@@ -62,7 +62,6 @@ struct ContactRow {
   Vec3 point = Vec3::Zero(), normal = Vec3::Zero();  // the contact's midpoint and the manifold's normal (B to A)
   int manifold = -1;           // its manifold's index (one pair of bodies, or a body and a plane)
   bool near = false;           // not touching yet, apart by -depth < kNearMargin: a row of the overlap projection only
-  bool jointArms = false;      // its manifold's (ContactManifold::jointArms)
 };
 
 Vec6 contactJacobian(const Vec3& n, const Vec3& p, const Vec3& x, double sign) {
@@ -603,7 +602,6 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     for (const ContactManifold& m = manifolds[mi]; const Contact& c : m.contacts) {
       ContactRow row;
       row.manifold = int(mi);
-      row.jointArms = m.jointArms;
       row.normal = c.normal;
       row.near = !(c.depth > 0.0);
       if (!row.near) {
@@ -848,31 +846,21 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       for (int k : nearRows) positionProblem.rows.push_back(contactRow(rows[std::size_t(k)], local, rows[std::size_t(k)].depth - cm.slop));
       const gauss::Solution d = solve(positionProblem, joints);
       // The displacement is linear in the turn: past a tenth of a radian it no longer moves the
-      // contacts as the rows say. Without joints in the group the move is then cut to that turn
-      // (the overlap shrinks by that part in this step and the rest in the next ones, each from
-      // the geometry as it is then): a pile of light capsules falling into each other asked for
-      // 0.1-0.4 rad every step, and left as it was, it kept 6 mm of overlap for good. With
-      // joints the overlap is left as it is (a joint holding a body into another can only be met
-      // by a large turn: links of Pandora's chain caught in its door asked for 0.36 rad; cut, the
-      // moves jammed them into the door, 3.6-4.5 cm deep through 10 s, while left as it was, the chain's
-      // swing took them out within a second) -- unless every deep contact is a rod's arm folded
-      // onto the body it is joined to (ContactManifold::jointArms), which turning about the
-      // joint undoes: an 11-rod chain placed with arms folded into each other at five joints
-      // (corpus scene 405) asked for 0.2-0.3 rad and still kept 7 mm of overlap at 16 s; with
-      // the cut it was clear by 4 s.
+      // contacts as the rows say (a joint holding a body into another can only be met by a
+      // large turn), and the overlap is left as it is. Without joints in the group the move is
+      // cut to that turn instead (the overlap shrinks by that part in this step and the rest in
+      // the next ones): a pile of light capsules falling into each other asked for 0.1-0.4 rad
+      // every step, and left as it was, it kept 6 mm of overlap for good.
       double turn = 0.0;
       if (d.ok)
         for (std::size_t i = 0; i < members.size(); ++i)
           turn = std::max(turn, d.acceleration.segment<3>(Eigen::Index(6 * i + 3)).norm());
       const bool joints = std::any_of(positionProblem.rows.begin(), positionProblem.rows.end(),
                                       [](const gauss::Row& r) { return r.equality; });
-      const bool cuttable = !joints || std::all_of(contactRows.begin(), contactRows.end(), [&](int k) {
-        return rows[std::size_t(k)].jointArms || !(rows[std::size_t(k)].depth > cm.slop);
-      });
-      const double part = turn > 0.1 && cuttable ? 0.1 / turn : 1.0;
+      const double part = turn > 0.1 && !joints ? 0.1 / turn : 1.0;
       if (!d.ok) {
         conflict("overlap not removed", d.error);
-      } else if (turn > 0.1 && !cuttable) {
+      } else if (turn > 0.1 && joints) {
         char why[120];
         std::snprintf(why, sizeof why, "removing it would turn a body by %.3g rad", turn);
         conflict("overlap not removed", why);

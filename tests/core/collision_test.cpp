@@ -303,60 +303,53 @@ TEST(Collision, JoinedPairsSkipContactsAtTheJoint) {
   const JoinedPair hinge2{.a = 0, .b = 1, .anchor = Vec3(1, d / 2, 0)};
   const auto all = colDetect({a, folded});
   ASSERT_EQ(colCount(all), 2u);  // both ends of the line contact
-  // joined, the rods collide by the parts of their axes farther than rho = 2 (r + r) from the
-  // anchor: x in [0, 1 - w], w = sqrt(rho^2 - (d/2)^2); the line contact's ends there
-  const double rho = 4 * r;
-  EXPECT_DOUBLE_EQ(jointExclusionRadius(a, folded), rho);
-  const double w = std::sqrt(rho * rho - d * d / 4);
   const auto kept = colDetect({a, folded}, {}, {hinge2});
-  ASSERT_EQ(colCount(kept), 2u);
-  for (const Contact& c : kept[0].contacts) {
-    EXPECT_NEAR(c.depth, 2 * r - d, 1e-12);
-    EXPECT_LT((c.normal + Vec3::UnitY()).norm(), 1e-12);
-  }
+  ASSERT_EQ(colCount(kept), 1u);
   EXPECT_NEAR(kept[0].contacts[0].pointA.x(), 0.0, 1e-12);
-  EXPECT_NEAR(kept[0].contacts[1].pointA.x(), 1.0 - w, 1e-12);
-  // asked to collide: every contact, the whole line
+  EXPECT_NEAR(kept[0].contacts[0].depth, 2 * r - d, 1e-12);
+  EXPECT_LT((kept[0].contacts[0].normal + Vec3::UnitY()).norm(), 1e-12);
+  // asked to collide: every contact
   EXPECT_EQ(colCount(colDetect({a, folded}, {}, {{.a = 1, .b = 0, .anchor = hinge2.anchor, .collide = true}})), 2u);
-  // a second joint at the far end leaves the middle [w, 1 - w] to collide; with two more at
-  // x = 0.35 and 0.65 (their balls overlap, w ~ 0.198), nothing is left
-  const JoinedPair farEnd{.a = 0, .b = 1, .anchor = Vec3(0, d / 2, 0)};
-  const auto middle = colDetect({a, folded}, {}, {hinge2, farEnd});
-  ASSERT_EQ(colCount(middle), 2u);
-  EXPECT_NEAR(middle[0].contacts[0].pointA.x(), w, 1e-12);
-  EXPECT_NEAR(middle[0].contacts[1].pointA.x(), 1.0 - w, 1e-12);
-  const JoinedPair third{.a = 0, .b = 1, .anchor = Vec3(0.35, d / 2, 0)}, fourth{.a = 0, .b = 1, .anchor = Vec3(0.65, d / 2, 0)};
-  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {hinge2, farEnd, third, fourth})), 0u);
+  // the radius: 2 (r + r) for two rods; a contact just outside it stays
+  EXPECT_DOUBLE_EQ(jointExclusionRadius(a, folded), 4 * r);
+  const JoinedPair nearFar{.a = 0, .b = 1, .anchor = Vec3(4 * r + 1e-6, d / 2, 0)};
+  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {hinge2, nearFar})), 1u);
+  const JoinedPair nearIn{.a = 0, .b = 1, .anchor = Vec3(4 * r - 1e-6, d / 2, 0)};
+  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {hinge2, nearIn})), 0u);
 }
 
-// Two rods joined where their axes cross (scissors), folded to a small angle: Bullet's one
-// point is the crossing, inside the joint's exclusion, but the arms beyond it overlap. Each arm
-// pair's nearest points are its parts' inner ends, at rho from the anchor on either rod: depth
-// 2 r - 2 rho sin(theta / 2), once for each side of the crossing. (Before the parts, no contact
-// was found at all until the arms lay nearly parallel and centimetres deep.)
-TEST(Collision, JoinedRodsCrossingAtTheirAxesCollideByTheirArms) {
-  const double r = 0.05, half = 0.5, theta = 0.3, rho = 4 * r;
-  const Vec3 u(std::cos(theta), std::sin(theta), 0.0);
+// Joined at points deep inside both (rods at their axes, a box's centre), convex bodies do not
+// collide at all: their overlap is one convex region around the joint. Two rods pinned where
+// their axes cross, nearly closed, overlap along their arms far beyond the exclusion radius,
+// and a V of two rods sharing an end centre, nearly closed, along most of their length; seen
+// arm by arm, both were held 30 degrees open. Joined at a surface point the exclusion radius
+// applies as before (JoinedPairsSkipContactsAtTheJoint); a torus is never "inside".
+TEST(Collision, PairsJoinedDeepInsideBothDoNotCollide) {
+  const double r = 0.02, half = 0.5;
   const CollisionBody a = colRod(Vec3(-half, 0, 0), Vec3(half, 0, 0), r);
-  const CollisionBody b = colRod(-half * u, half * u, r);
-  const JoinedPair pin{.a = 0, .b = 1, .anchor = Vec3::Zero()};
-  const auto free = colDetect({a, b});
-  ASSERT_EQ(colCount(free), 1u);  // Bullet's crossing
-  EXPECT_LT(free[0].contacts[0].pointA.norm(), 2 * r);
-  const auto arms = colDetect({a, b}, {}, {pin});
-  ASSERT_EQ(colCount(arms), 2u);
-  const Vec3 bisector = Vec3(1.0 + std::cos(theta), std::sin(theta), 0.0).normalized();
-  for (const Contact& c : arms[0].contacts) {
-    EXPECT_NEAR(c.depth, 2 * r - 2 * rho * std::sin(theta / 2), 1e-12);
-    const Vec3 mid = 0.5 * (c.pointA + c.pointB);
-    EXPECT_NEAR(std::abs(mid.dot(bisector)), rho * std::cos(theta / 2), 1e-12);
-    // A is pushed away from B: across the bisector, towards A's side
-    const double side = mid.dot(bisector) > 0 ? 1.0 : -1.0;
-    EXPECT_NEAR(c.normal.dot(side * Vec3(std::sin(theta / 2), -std::cos(theta / 2), 0.0)), 1.0, 1e-12);
+  for (const double theta : {0.05, 0.3}) {
+    const Vec3 u(std::cos(theta), std::sin(theta), 0.0);
+    const CollisionBody scissor = colRod(-half * u, half * u, r);
+    ASSERT_FALSE(colDetect({a, scissor}).empty());
+    EXPECT_TRUE(colDetect({a, scissor}, {}, {{.a = 0, .b = 1, .anchor = Vec3::Zero()}}).empty()) << theta;
+    const CollisionBody v = colRod(Vec3(-half, 0, 0), Vec3(-half, 0, 0) + 2 * half * u, r);
+    ASSERT_FALSE(colDetect({a, v}).empty());
+    EXPECT_TRUE(colDetect({a, v}, {}, {{.a = 0, .b = 1, .anchor = Vec3(-half, 0, 0)}}).empty()) << theta;
+    // asked to collide, they do
+    EXPECT_FALSE(colDetect({a, scissor}, {}, {{.a = 0, .b = 1, .anchor = Vec3::Zero(), .collide = true}}).empty());
   }
-  // opened past 2 asin(r / rho) = 29 degrees, the arms clear each other
-  const Vec3 v(std::cos(0.6), std::sin(0.6), 0.0);
-  EXPECT_TRUE(colDetect({a, colRod(-half * v, half * v, r)}, {}, {pin}).empty());
+  // the depths: an axis point r deep in a rod, a box's centre half its smallest side, a face's
+  // centre 0, a torus never (it is not convex)
+  EXPECT_DOUBLE_EQ(depthInside(a, Vec3(0.1, 0, 0)), r);
+  EXPECT_NEAR(depthInside(a, Vec3(half + 0.5 * r, 0, 0)), 0.5 * r, 1e-15);
+  const CollisionBody block = colBox(Vec3(0, 0, 0.05), Vec3(0.4, 0.2, 0.1));
+  EXPECT_DOUBLE_EQ(depthInside(block, Vec3(0, 0, 0.05)), 0.05);
+  EXPECT_DOUBLE_EQ(depthInside(block, Vec3(0.2, 0, 0.05)), 0.0);
+  EXPECT_LT(depthInside(block, Vec3(0.3, 0, 0.05)), 0.0);
+  EXPECT_TRUE(std::isinf(depthInside(colTorus(Vec3::Zero(), 0.1, 0.02), Vec3(0.1, 0, 0))));
+  // a rod through a box's centre: inside both; the rod's end on the box's face: not
+  EXPECT_TRUE(jointIsInside(a, colBox(Vec3::Zero(), Vec3(0.4, 0.2, 0.1)), Vec3::Zero()));
+  EXPECT_FALSE(jointIsInside(a, colBox(Vec3(half + 0.05, 0, 0), Vec3(0.1, 0.1, 0.1)), Vec3(half, 0, 0)));
 }
 
 // A jumble of every shape, overlapping each other and the walls.

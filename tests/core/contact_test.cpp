@@ -789,35 +789,28 @@ TEST(Contacts, RemovingAnOverlapDoesNotPushABodyIntoANeighbourItDoesNotTouchYet)
   ASSERT_EQ(sim->contacts().size(), 1u);  // only A-B touches: a near pair is not a contact
 }
 
-// Scissors placed folded: two rods pinned where their axes cross, 0.1 rad apart, their arms
-// 3.2 cm into each other beyond the pin (depth 2 r - 2 rho sin(theta / 2), rho = 4 r the joint's
-// exclusion). Clearing that turns each rod by about 0.2 rad about the pin: the projection is
-// cut to 0.1 rad a step and opens the scissors to where their arms just touch,
-// 2 asin(r / rho) = 0.505 rad, with the pin held and no motion left. (Before, the arms were not
-// seen at all: Bullet's one point for the pair was the axes' crossing at the pin.)
-TEST(Contacts, ScissorsPlacedFoldedOpenUntilTheirArmsClear) {
-  const double r = 0.02, rho = 4 * r, theta = 0.1;
-  Scene s;
-  s.settings.contacts = true;
-  s.settings.gravityOn = false;
-  const Vec3 pin(0, 0, 1), u(std::cos(theta), std::sin(theta), 0.0);
-  s.bodies.push_back(rod("a", pin - Vec3(0.2, 0, 0), pin + Vec3(0.2, 0, 0), r));
-  s.bodies.push_back(rod("b", pin - 0.2 * u, pin + 0.2 * u, r));
-  s.constraints.push_back(pointToPoint("pin", pt("a", "center"), pt("b", "center")));
+// A V of two thin rods pinned together at their upper ends, hung from one nail and let go
+// 0.25 rad either side of the vertical: they swing through each other as two pendulums do (their
+// overlap is the pin's own, see jointIsInside). Seen arm by arm, they were held 29 degrees
+// apart and hung so at rest.
+TEST(Contacts, TwoRodsPinnedAtOneEndSwingThroughEachOther) {
+  Scene s = contactScene();
+  const Vec3 pin(0, 0, 1.5);
+  s.nails.push_back({"nail", pin});
+  for (const double side : {-1.0, 1.0})
+    s.bodies.push_back(rod(side < 0 ? "left" : "right", pin, pin + Vec3(side * std::sin(0.25), 0, -std::cos(0.25)), 0.005));
+  s.constraints.push_back(pointToNail("hang", pt("left", "end1"), "nail"));
+  s.constraints.push_back(pointToPoint("pin", pt("left", "end1"), pt("right", "end1")));
   auto sim = simulate(s);
-  ASSERT_TRUE(sim->advanceTo(1e-3).ok);
-  double deepest = 0.0;  // the arms' inner ends (their far ends, 2 cm deep, complete the line)
-  for (const ContactReport& c : sim->contacts()) deepest = std::max(deepest, c.contact.depth);
-  EXPECT_NEAR(deepest, 2 * r - 2 * rho * std::sin(theta / 2), 1e-3);
-  ASSERT_TRUE(sim->advanceTo(0.1).ok);
+  double closest = 1.0;
+  for (int k = 1; k <= 1500; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok);
+    EXPECT_TRUE(sim->contacts().empty()) << "t = " << k * 1e-3;
+    const Vec3 za = sim->state().bodies[0].q * Vec3::UnitZ(), zb = sim->state().bodies[1].q * Vec3::UnitZ();
+    closest = std::min(closest, std::acos(std::min(1.0, za.dot(zb))));
+  }
+  EXPECT_LT(closest, 0.01);  // they pass: both reach the vertical together
   EXPECT_TRUE(sim->contactProblem().empty()) << sim->contactProblem();
-  const Vec3 za = sim->state().bodies[0].q * Vec3::UnitZ(), zb = sim->state().bodies[1].q * Vec3::UnitZ();
-  const double opened = std::acos(za.dot(zb));
-  EXPECT_GT(opened, 2 * std::asin(r / rho) - 1e-3);
-  EXPECT_LT(opened, 2 * std::asin(r / rho) + 1e-2);
-  for (const ContactReport& c : sim->contacts()) EXPECT_LT(c.contact.depth, 1e-5);
-  EXPECT_LT((sim->state().bodies[0].x - sim->state().bodies[1].x).norm(), 1e-6);
-  EXPECT_LT(energy(sim->model(), sim->state()).kinetic, 1e-9);
 }
 
 TEST(Contacts, APileOfSpheresAndCapsulesPouredIntoABoxKeepsItsOverlapsSmall) {
