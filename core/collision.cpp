@@ -489,11 +489,12 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
   }
   // pairs joined deep inside both: no contacts (jointIsInside)
   std::set<std::pair<int, int>> inside;
-  for (const auto& [key, at] : anchors)
-    if (std::any_of(at.begin(), at.end(), [&](const Vec3& p) {
-          return jointIsInside(bodies[std::size_t(key.first)], bodies[std::size_t(key.second)], p);
-        }))
-      inside.insert(key);
+  for (const auto& pair : anchors) {
+    const CollisionBody& A = bodies[std::size_t(pair.first.first)];
+    const CollisionBody& B = bodies[std::size_t(pair.first.second)];
+    if (std::any_of(pair.second.begin(), pair.second.end(), [&](const Vec3& p) { return jointIsInside(A, B, p); }))
+      inside.insert(pair.first);
+  }
 
   // Bullet's points per body pair (a torus contributes one object per chord)
   Impl& im = *m_impl;
