@@ -167,7 +167,7 @@ double depthInside(const CollisionBody& b, const Vec3& p);
 // Bullet's one point for the pair, the deepest, is that crossing: with the exclusion radius
 // alone, arms folding onto each other went unseen until they lay nearly parallel, where the
 // line contact's end balls came in 15-17 mm deep (an 11-rod chain, corpus scene 405, folded
-// through itself and stayed folded); seen arm by arm instead, every such pair was held 30 deg
+// through itself and stayed folded); seen arm by arm instead, every such pair was held 29 deg
 // open (2 asin(1/4): the arms' first points outside 2 (r_A + r_B)), a V of two thin 1 m rods
 // hung from one pin 29 deg apart, and a rod folded back onto its neighbour was pried up off the
 // floor. Joined at their surfaces (a box's corner on another's face) bodies do not overlap at
