@@ -31,9 +31,9 @@ Vec3 torusVertex(double majorRadius, int k, int n) {
   return {majorRadius * std::cos(phi), majorRadius * std::sin(phi), 0.0};
 }
 
-// Bodies i and j may touch (the broad phase's filter): both collide, not both fixed, groups.
+// Bodies i and j may touch (the broad phase's filter): both collide and touch bodies, not both fixed, groups.
 bool mayTouch(const CollisionBody& a, const CollisionBody& b) {
-  return a.collides && b.collides && !(a.fixed && b.fixed) && (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
+  return a.collides && b.collides && a.touchesBodies && b.touchesBodies && !(a.fixed && b.fixed) && (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
 }
 
 bool sameShape(const CollisionBody& a, const CollisionBody& b) {
@@ -47,7 +47,7 @@ bool sameShape(const CollisionBody& a, const CollisionBody& b) {
   return false;
 }
 bool sameFilter(const CollisionBody& a, const CollisionBody& b) {
-  return a.fixed == b.fixed && a.collides == b.collides && a.group == b.group && a.mask == b.mask;
+  return a.fixed == b.fixed && a.collides == b.collides && a.touchesBodies == b.touchesBodies && a.group == b.group && a.mask == b.mask;
 }
 
 void checkBody(const CollisionBody& b, std::size_t i) {

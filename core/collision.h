@@ -53,6 +53,7 @@ struct CollisionBody {
   Quat q = Quat::Identity();           // body -> world (unit)
   bool fixed = false;                  // never moves: no contact with another fixed body or a plane
   bool collides = true;                // false: no contact at all (an inactive body, a ghost)
+  bool touchesBodies = true;           // false: contacts with the planes only (a part still assembling)
   // Bodies i and j may touch only if (group_i & mask_j) and (group_j & mask_i) are non-zero.
   std::uint32_t group = 1;
   std::uint32_t mask = 0xffffffffu;

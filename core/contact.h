@@ -80,7 +80,8 @@ class ContactStage {
   // that group's contacts are then left out of this step.
   // assembled: per constraint part, whether it has been met since it became active
   // (StepMemory::assembled). A body with a joint still assembling is not in place yet and takes
-  // no contacts (it passes through everything on its way, as without contacts); every present
+  // no contacts with other bodies (it passes through them on its way, as without contacts), only
+  // with the planes; every present
   // joint, assembling or not, is an equality row holding its rate, so an impact on a body in
   // place reaches the bodies joined to it.
   std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,

@@ -153,6 +153,16 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       break;
     }
     observe();
+    out.contacts.of = k;
+    if (const std::string& problem = sim.contactProblem(); !problem.empty()) {
+      ContactTrouble& c = out.contacts;
+      if (c.steps++ == 0) {
+        c.firstAt = sim.state().t;
+        c.first = problem;
+      }
+      c.lastAt = sim.state().t;
+      c.last = problem;
+    }
     if (opt.csv && (k % every == 0 || k == frames)) {
       writeCsvRows(*opt.csv, *model, sim.state());
       if (csvFailed()) break;
@@ -209,6 +219,12 @@ std::string formatSummary(const RunSummary& s) {
   }
   std::snprintf(buf, sizeof buf, "max |D| after assembly: %.3e\n", s.maxDeviationAfterAssembly());
   o << buf;
+  if (const ContactTrouble& c = s.contacts; c.steps > 0) {
+    std::snprintf(buf, sizeof buf, "CONTACTS NOT MET in %ld of %ld steps, from t = %.6g s to %.6g s: ", c.steps, c.of,
+                  c.firstAt, c.lastAt);
+    o << buf << c.first << "\n";
+    if (c.last != c.first) o << "  the last: " << c.last << "\n";
+  }
   if (s.diverged) o << "DIVERGED: " << s.message << "\n";
   if (s.interrupted) o << "INTERRUPTED: " << s.message << "\n";
   if (s.outputFailed) o << "OUTPUT FAILED: " << s.message << "\n";

@@ -43,6 +43,16 @@ struct ConstraintSummary {
   double finalDeviation = -1.0;  // |D| at the end; -1 inactive then
 };
 
+// The output steps whose contacts could not be met together with the joints
+// (Simulation::contactProblem: that group's contacts were left out of the step).
+struct ContactTrouble {
+  long steps = 0;                // output steps that ended with a contact problem
+  long of = 0;                   // output steps taken
+  double firstAt = -1.0;         // s: the first of them; -1 none
+  double lastAt = -1.0;          // s: the last of them
+  std::string first, last;       // their messages
+};
+
 struct RunSummary {
   long steps = 0;                // integrator steps
   long evaluations = 0;          // right-hand-side evaluations
@@ -55,6 +65,7 @@ struct RunSummary {
   bool outputFailed = false;     // a CSV write failed (the stream went bad): the run stopped there
   std::string message;
   std::vector<ConstraintSummary> constraints;
+  ContactTrouble contacts;
   double maxDeviationAfterAssembly() const;
 };
 

@@ -135,6 +135,33 @@ TEST(Cli, CheckAndRunWarnAboutATauTheStepCannotFollow) {
   std::filesystem::remove(path);
 }
 
+// Contacts that cannot be met with the joints (a ball nailed half into the floor) are said in the
+// summary: how many steps, from when to when, and the contact stage's message naming the body.
+TEST(Cli, RunSaysWhenContactsCannotBeMetWithTheJoints) {
+  // a ball of radius 0.1 m nailed at its centre, height z over the floor
+  const auto nailedBall = [](const std::string& name, const char* z) {
+    return tempFile(name, std::string(R"({"format": "tether-scene", "version": 1, "settings": {"contacts": true},
+      "bodies": [{"name": "ball", "type": "sphere", "radius": 0.1, "position": [0, 0, )") + z + R"(]}],
+      "nails": [{"name": "nail", "position": [0, 0, )" + z + R"(]}],
+      "planes": [{"name": "floor", "point": [0, 0, 0], "normal": [0, 0, 1]}],
+      "constraints": [{"name": "hold", "type": "point_to_nail", "point": "ball.center", "nail": "nail"}]})");
+  };
+  const std::string into = nailedBall("tether_nailed_into_floor.json", "0.05");
+  Result r = cli("run " + into + " --until 0.5 --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;  // said, not a failure: the run goes on with the joints holding
+  EXPECT_NE(r.out.find("CONTACTS NOT MET in 500 of 500 steps, from t = 0.001 s to 0.5 s: contacts of body \"ball\""),
+            std::string::npos)
+      << r.out;
+  // the same ball nailed above the floor: nothing said
+  const std::string above = nailedBall("tether_nailed_above_floor.json", "0.15");
+  r = cli("run " + above + " --until 0.5 --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("steps: 500"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("CONTACTS"), std::string::npos) << r.out;
+  std::filesystem::remove(into);
+  std::filesystem::remove(above);
+}
+
 TEST(Cli, BadInputExitsWith2AndNamesTheProblem) {
   const std::string bad = tempFile("tether_bad.json", R"({"format": "tether-scene", "version": 1,
     "bodies": [{"name": "r", "type": "rod", "length": -1}]})");
