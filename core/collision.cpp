@@ -200,6 +200,8 @@ double jointThickness(const CollisionBody& b) {
   return 0.0;
 }
 
+double pinThickness(const CollisionBody& b) { return b.shape == Shape::Torus ? b.minorRadius : jointThickness(b); }
+
 double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
   return 2.0 * (jointThickness(a) + jointThickness(b));
 }
@@ -487,6 +489,24 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
                                   std::to_string(n));
     if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back(j.anchor);
   }
+  // points pinned to the world, per body
+  std::map<int, std::vector<Vec3>> pins;
+  for (std::size_t k = 0; k < query.pinned.size(); ++k) {
+    const PinnedPoint& p = query.pinned[k];
+    if (p.body < 0 || p.body >= n || !p.anchor.allFinite())
+      throw std::invalid_argument("pinned point " + std::to_string(k) + ": needs a body index below " + std::to_string(n) +
+                                  " and a finite anchor");
+    pins[p.body].push_back(p.anchor);
+  }
+  // the joint's share of contacts near anchors (JoinedPair, PinnedPoint): rho - d, d the
+  // distance to the nearest anchor; the contacts it leaves nothing to hold are dropped
+  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Vec3>& at, double rho) {
+    for (Contact& c : cs) {
+      const Vec3 mid = 0.5 * (c.pointA + c.pointB);
+      for (const Vec3& p : at) c.jointDepth = std::max(c.jointDepth, rho - (mid - p).norm());
+    }
+    std::erase_if(cs, [&](const Contact& c) { return !(c.depth - c.jointDepth > -query.margin); });
+  };
   // pairs joined deep inside both: no contacts (jointIsInside)
   std::set<std::pair<int, int>> inside;
   for (const auto& pair : anchors) {
@@ -529,6 +549,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
         man.contacts.push_back({.bodyA = i, .bodyB = -1, .pointA = pointA, .pointB = ball.centre - s * pl.normal,
                                 .normal = pl.normal, .depth = depth});
       }
+      if (const auto pin = pins.find(i); pin != pins.end()) shareWithJoint(man.contacts, pin->second, 2.0 * pinThickness(b));
       if (!man.contacts.empty()) planeManifolds[i].push_back(std::move(man));
     }
   }
@@ -554,13 +575,11 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     const double tol = 1e-3 * (jointThickness(A) + jointThickness(B));
     im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
-    if (const auto j = anchors.find(key); j != anchors.end()) {
-      const double rho = jointExclusionRadius(A, B);
-      std::erase_if(cs, [&](const Contact& c) {
-        const Vec3 mid = 0.5 * (c.pointA + c.pointB);
-        return std::any_of(j->second.begin(), j->second.end(), [&](const Vec3& p) { return (mid - p).norm() < rho; });
-      });
-    }
+    if (const auto j = anchors.find(key); j != anchors.end()) shareWithJoint(cs, j->second, jointExclusionRadius(A, B));
+    // a body pinned to the world against a fixed body (the world too)
+    for (const auto& [moving, still] : {std::pair{a, b}, std::pair{b, a}})
+      if (const auto pin = pins.find(moving); pin != pins.end() && bodies[std::size_t(still)].fixed)
+        shareWithJoint(cs, pin->second, 2.0 * (pinThickness(bodies[std::size_t(moving)]) + pinThickness(bodies[std::size_t(still)])));
     if (cs.empty()) continue;
     for (Contact& c : cs) {
       c.bodyA = a;

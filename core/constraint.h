@@ -149,6 +149,10 @@ class Constraint {
   // False when D's gradient vanishes at the solution (orientation, scalar point-to-nail): then
   // Newton projection is degenerate and the constraint is held by its stabilization alone.
   virtual bool projectable() const { return true; }
+  // True when the rows hold a point of one body at a place in the world (a nail, a path, a line
+  // or plane in space): ConstraintRows::point holds that point and that place, and the body's
+  // contacts with the world near them are the constraint's own (PinnedPoint, core/collision.h).
+  virtual bool pinsToWorld() const { return false; }
   // A velocity (non-holonomic) constraint (Hong et al. Sec. 4): it prescribes a rate,
   // g = J u - v_o(t) = 0, and has no deviation of position. evaluate() sets D1 = g, the
   // Jacobian and c = J' u - v_o' (so that dg/dt = J [a; alpha] + c) and leaves D to the

@@ -557,10 +557,12 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   }
   m_query.planes = cm.planes;
   m_query.joined.clear();
+  m_query.pinned.clear();
   m_query.margin = kNearMargin;
 
   // the joints present now: their rows at this state (the problem's equality rows) and their
-  // anchors (contacts of two joined bodies near the joint are the joint's own overlap)
+  // anchors (contacts of two joined bodies near the joint, and of a body pinned to the world with
+  // the world near the pin, are the joint's own overlap: JoinedPair, PinnedPoint)
   const EvalContext ectx{kin, model.paths, t, &params.pathClock};
   std::vector<ConstraintRows> parts;
   for (std::size_t j = 0; j < model.constraints.size(); ++j) {
@@ -572,6 +574,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     c.evaluate(ectx, r);
     if (bl.n == 2 && bl.b[0] != bl.b[1])
       m_query.joined.push_back({.a = bl.b[0], .b = bl.b[1], .anchor = 0.5 * (r.point[0] + r.point[1])});
+    if (bl.n == 1 && c.pinsToWorld())
+      for (const Vec3& p : r.point) m_query.pinned.push_back({.body = bl.b[0], .anchor = p});
     if (r.nb > 0) parts.push_back(r);
   }
 
@@ -608,12 +612,13 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       ContactRow row;
       row.manifold = int(mi);
       row.normal = c.normal;
-      row.near = !(c.depth > 0.0);
+      const double depth = c.depth - c.jointDepth;  // what the contact holds (JoinedPair)
+      row.near = !(depth > 0.0);
       if (!row.near) {
         m_reports.push_back({.contact = c, .plane = m.plane});
         row.report = int(m_reports.size()) - 1;
       }
-      row.depth = c.depth;
+      row.depth = depth;
       const Vec3 p = 0.5 * (c.pointA + c.pointB);
       row.point = p;
       int s = 0;

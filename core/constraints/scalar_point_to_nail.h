@@ -38,6 +38,7 @@ class ScalarPointToNail final : public Constraint {
   BodyList bodies() const override { return {m_point.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
+  bool pinsToWorld() const override { return true; }
 
  private:
   Anchor m_point;

@@ -135,30 +135,31 @@ TEST(Cli, CheckAndRunWarnAboutATauTheStepCannotFollow) {
   std::filesystem::remove(path);
 }
 
-// Contacts that cannot be met with the joints (a ball nailed half into the floor) are said in the
-// summary: how many steps, from when to when, and the contact stage's message naming the body.
+// Contacts that cannot be met with the joints (a rod nailed at both ends across the floor) are
+// said in the summary: how many steps, from when to when, and the message naming the body.
 TEST(Cli, RunSaysWhenContactsCannotBeMetWithTheJoints) {
-  // a ball of radius 0.1 m nailed at its centre, height z over the floor
-  const auto nailedBall = [](const std::string& name, const char* z) {
+  // a 1 m rod of radius 0.02 m nailed at both ends, the second nail at height z
+  const auto nailedRod = [](const std::string& name, const char* z) {
     return tempFile(name, std::string(R"({"format": "tether-scene", "version": 1, "settings": {"contacts": true},
-      "bodies": [{"name": "ball", "type": "sphere", "radius": 0.1, "position": [0, 0, )") + z + R"(]}],
-      "nails": [{"name": "nail", "position": [0, 0, )" + z + R"(]}],
+      "bodies": [{"name": "rod", "type": "rod", "radius": 0.02, "ends": [[0, 0, 0.3], [0.8, 0, )") + z + R"(]]}],
+      "nails": [{"name": "n1", "position": [0, 0, 0.3]}, {"name": "n2", "position": [0.8, 0, )" + z + R"(]}],
       "planes": [{"name": "floor", "point": [0, 0, 0], "normal": [0, 0, 1]}],
-      "constraints": [{"name": "hold", "type": "point_to_nail", "point": "ball.center", "nail": "nail"}]})");
+      "constraints": [{"name": "hold1", "type": "point_to_nail", "point": "rod.end1", "nail": "n1"},
+                      {"name": "hold2", "type": "point_to_nail", "point": "rod.end2", "nail": "n2"}]})");
   };
-  const std::string into = nailedBall("tether_nailed_into_floor.json", "0.05");
-  Result r = cli("run " + into + " --until 0.5 --quiet");
+  const std::string across = nailedRod("tether_nailed_across_floor.json", "-0.3");
+  Result r = cli("run " + across + " --until 0.5 --quiet");
   EXPECT_EQ(r.code, 0) << r.out;  // said, not a failure: the run goes on with the joints holding
-  EXPECT_NE(r.out.find("CONTACTS NOT MET in 500 of 500 steps, from t = 0.001 s to 0.5 s: contacts of body \"ball\""),
+  EXPECT_NE(r.out.find("CONTACTS NOT MET in 500 of 500 steps, from t = 0.001 s to 0.5 s: contacts of body \"rod\""),
             std::string::npos)
       << r.out;
-  // the same ball nailed above the floor: nothing said
-  const std::string above = nailedBall("tether_nailed_above_floor.json", "0.15");
+  // the same rod nailed above the floor: nothing said
+  const std::string above = nailedRod("tether_nailed_above_floor.json", "0.3");
   r = cli("run " + above + " --until 0.5 --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("steps: 500"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("CONTACTS"), std::string::npos) << r.out;
-  std::filesystem::remove(into);
+  std::filesystem::remove(across);
   std::filesystem::remove(above);
 }
 

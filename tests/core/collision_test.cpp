@@ -310,20 +310,61 @@ TEST(Collision, JoinedPairsSkipContactsAtTheJoint) {
   EXPECT_LT((kept[0].contacts[0].normal + Vec3::UnitY()).norm(), 1e-12);
   // asked to collide: every contact
   EXPECT_EQ(colCount(colDetect({a, folded}, {}, {{.a = 1, .b = 0, .anchor = hinge2.anchor, .collide = true}})), 2u);
-  // the radius: 2 (r + r) for two rods; a contact just outside it stays
+  EXPECT_EQ(kept[0].contacts[0].jointDepth, 0.0);
+  // the radius: 2 (r + r) for two rods; a contact outside it holds its whole depth, one at a
+  // distance rho - e counts e of its depth as the joint's, and is dropped when that is all of it
   EXPECT_DOUBLE_EQ(jointExclusionRadius(a, folded), 4 * r);
-  const JoinedPair nearFar{.a = 0, .b = 1, .anchor = Vec3(4 * r + 1e-6, d / 2, 0)};
-  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {hinge2, nearFar})), 1u);
-  const JoinedPair nearIn{.a = 0, .b = 1, .anchor = Vec3(4 * r - 1e-6, d / 2, 0)};
-  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {hinge2, nearIn})), 0u);
+  const auto farEnd = [&](double distance) {
+    return colDetect({a, folded}, {}, {hinge2, {.a = 0, .b = 1, .anchor = Vec3(distance, d / 2, 0)}});
+  };
+  auto c = farEnd(4 * r + 1e-6);
+  ASSERT_EQ(colCount(c), 1u);
+  EXPECT_EQ(c[0].contacts[0].jointDepth, 0.0);
+  c = farEnd(4 * r - 0.01);
+  ASSERT_EQ(colCount(c), 1u);
+  EXPECT_NEAR(c[0].contacts[0].jointDepth, 0.01, 1e-12);
+  EXPECT_NEAR(c[0].contacts[0].depth, 2 * r - d, 1e-12);  // the geometry as it is
+  EXPECT_EQ(colCount(farEnd(4 * r - (2 * r - d) - 1e-6)), 0u);
+}
+
+// A body pinned to the world (a nail) has the contacts near the pin with the planes and fixed
+// bodies counted as the pin's own, as a joined pair's near its joint.
+TEST(Collision, PinnedPointsShareTheirContactsWithTheWorld) {
+  const CollisionBody ball = colSphere(Vec3(0, 0, 0.05), 0.1);  // 5 cm in the floor
+  const std::vector<GroundPlane> floor{GroundPlane{}};
+  const auto detect = [&](const std::vector<CollisionBody>& bodies, const std::vector<PinnedPoint>& pinned) {
+    CollisionDetector d;
+    return d.detect({.bodies = bodies, .planes = floor, .pinned = pinned});
+  };
+  ASSERT_EQ(colCount(detect({ball}, {})), 1u);
+  // pinned at its centre: rho = 2 r = 0.2, the contact's midpoint (0, 0, -0.025) 0.075 away
+  EXPECT_EQ(colCount(detect({ball}, {{.body = 0, .anchor = ball.x}})), 0u);
+  // pinned 0.3 m away: 0.2 - |(0.3, 0, 0.025)| < 0, the whole depth held
+  auto c = detect({ball}, {{.body = 0, .anchor = Vec3(0.3, 0, 0)}});
+  ASSERT_EQ(colCount(c), 1u);
+  EXPECT_EQ(c[0].contacts[0].jointDepth, 0.0);
+  // 0.16 m away: 0.2 - |(0.16, 0, 0.025)| of 0.05 is the pin's
+  c = detect({ball}, {{.body = 0, .anchor = Vec3(0.16, 0, 0)}});
+  ASSERT_EQ(colCount(c), 1u);
+  EXPECT_NEAR(c[0].contacts[0].jointDepth, 0.2 - Vec3(0.16, 0, 0.025).norm(), 1e-12);
+  EXPECT_NEAR(c[0].contacts[0].depth, 0.05, 1e-12);
+  // against a fixed body: rho = 2 (0.1 + 0.1)
+  CollisionBody table = colSphere(Vec3(0, 0, 0.15), 0.1);
+  table.fixed = true;
+  const CollisionBody high = colSphere(Vec3(0, 0, 0.3), 0.1);  // 5 cm into the table
+  ASSERT_EQ(colCount(detect({table, high}, {})), 1u);
+  EXPECT_EQ(colCount(detect({table, high}, {{.body = 1, .anchor = high.x}})), 0u);
+  EXPECT_EQ(colCount(detect({table, high}, {{.body = 1, .anchor = Vec3(0, 0, 1.0)}})), 1u);
+  // a torus pinned at its rim: its tube radius, not its hoop, sets rho (2 x 0.02)
+  EXPECT_DOUBLE_EQ(pinThickness(colTorus(Vec3::Zero(), 0.2, 0.02)), 0.02);
 }
 
 // Joined at points deep inside both (rods at their axes, a box's centre), convex bodies do not
 // collide at all: their overlap is one convex region around the joint. Two rods pinned where
 // their axes cross, nearly closed, overlap along their arms far beyond the exclusion radius,
 // and a V of two rods sharing an end centre, nearly closed, along most of their length; seen
-// arm by arm, both were held 30 degrees open. Joined at a surface point the exclusion radius
-// applies as before (JoinedPairsSkipContactsAtTheJoint); a torus is never "inside".
+// arm by arm, both were held 29 degrees open. Joined at a surface point the exclusion radius
+// applies (JoinedPairsSkipContactsAtTheJoint); a torus is never "inside".
 TEST(Collision, PairsJoinedDeepInsideBothDoNotCollide) {
   const double r = 0.02, half = 0.5;
   const CollisionBody a = colRod(Vec3(-half, 0, 0), Vec3(half, 0, 0), r);

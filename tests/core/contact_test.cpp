@@ -836,6 +836,33 @@ TEST(Contacts, PartsStillAssemblingRestOnTheFloor) {
   EXPECT_TRUE(sim->contactProblem().empty()) << sim->contactProblem();
 }
 
+TEST(Contacts, ARodNailedOnTheFloorLiesOnIt) {
+  // A nail placed with a click on the floor's plane (z = 0) and a rod lying on the floor, its end
+  // pulled to that nail: the end cap stays in the floor by the rod's radius, held there by the
+  // nail, and the rest of the rod lies on the floor. That contact at the nail is the nail's own
+  // (PinnedPoint): counted as a conflict it left out all the rod's contacts, and the rod fell
+  // through the floor and hung a metre under it. The same with the end already at the nail.
+  const double r = 0.02;
+  for (const double gap : {0.5, 0.0}) {
+    Scene s = contactScene();
+    s.nails.push_back({"nail", Vec3::Zero()});
+    s.bodies.push_back(rod("rod", Vec3(gap, 0, r), Vec3(gap + 1.0, 0, r), r));
+    s.constraints.push_back(pointToNail("hang", pt("rod", "end1"), "nail"));
+    auto sim = simulate(s);
+    for (int k = 1; k <= 5000; ++k) {
+      ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+      const BodyState& b = sim->state().bodies[0];
+      const Vec3 end2 = b.x + 0.5 * (b.q * Vec3::UnitZ());
+      ASSERT_GT(end2.z(), r - 3e-3) << "gap " << gap << ", t = " << k * 1e-3;
+    }
+    std::vector<double> d;
+    sim->deviations(d);
+    EXPECT_LT(d[0], 1e-6) << gap;
+    EXPECT_TRUE(sim->contactProblem().empty()) << sim->contactProblem();
+    EXPECT_FALSE(sim->contacts().empty()) << gap;  // the far end rests on the floor
+  }
+}
+
 TEST(Contacts, APileOfSpheresAndCapsulesPouredIntoABoxKeepsItsOverlapsSmall) {
   Scene s = contactScene();
   const double cell = 0.08, w = 4 * cell;

@@ -31,8 +31,10 @@
 // Contact scenes (settings.contacts):
 // - escaped: at the end every body's centre must be on the open side of every ground plane, and
 //   inside the scene's keepIn box when it has one (a bin): nothing tunnelled or was thrown out;
-// - rest depth: the deepest contact (ContactReport depth, as the detector found it) over the
-//   last 10 s among bodies at rest (|v| < 5 cm/s; a fixed body counts as at rest). A body resting
+// - rest depth: the deepest contact (ContactReport depth, as the detector found it, less the
+//   part that is a joint's own overlap, Contact::jointDepth: two joined boxes folded into each
+//   other near their joint, as two rods at a hinge, are the joint's) over the last 10 s among
+//   bodies at rest (|v| < 5 cm/s; a fixed body counts as at rest). A body resting
 //   on another keeps the slop (1e-6 m) plus the one step of gravity it takes before its contact
 //   stops it (g h^2 ~ 1e-5 m): 1e-4 m is ten times that. While an impact lasts, overlap up to the
 //   approach speed times h is the documented no-continuous-detection limit (depthMax reports it);
@@ -190,7 +192,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
       double deepest = 0.0;
       auto atRest = [&](int i) { return i < 0 || model->bodies[size_t(i)].fixed || kin[size_t(i)].v.norm() < 0.05; };
       for (const core::ContactReport& c : sim.contacts()) {
-        const double d = c.contact.depth;
+        const double d = c.contact.depth - c.contact.jointDepth;  // what the contact holds
         deepest = std::max(deepest, d);
         if (t >= restFrom && d > out.restDepth && atRest(c.contact.bodyA) && atRest(c.contact.bodyB)) {
           out.restDepth = d;
