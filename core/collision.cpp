@@ -200,7 +200,11 @@ double jointThickness(const CollisionBody& b) {
   return 0.0;
 }
 
-double pinThickness(const CollisionBody& b) { return b.shape == Shape::Torus ? b.minorRadius : jointThickness(b); }
+double pinDepth(const CollisionBody& b, const Vec3& p) {
+  if (b.shape != Shape::Torus) return depthInside(b, p);
+  const Vec3 l = b.q.normalized().conjugate() * (p - b.x);
+  return b.minorRadius - std::hypot(std::hypot(l.x(), l.y()) - b.majorRadius, l.z());
+}
 
 double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
   return 2.0 * (jointThickness(a) + jointThickness(b));
@@ -499,13 +503,29 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     pins[p.body].push_back(p.anchor);
   }
   // the joint's share of contacts near anchors (JoinedPair, PinnedPoint): rho - d, d the
-  // distance to the nearest anchor; the contacts it leaves nothing to hold are dropped
-  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Vec3>& at, double rho) {
+  // distance to the anchor (the largest share); the contacts it leaves nothing to hold are dropped
+  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<std::pair<Vec3, double>>& at) {
     for (Contact& c : cs) {
       const Vec3 mid = 0.5 * (c.pointA + c.pointB);
-      for (const Vec3& p : at) c.jointDepth = std::max(c.jointDepth, rho - (mid - p).norm());
+      for (const auto& [p, rho] : at) c.jointDepth = std::max(c.jointDepth, rho - (mid - p).norm());
     }
     std::erase_if(cs, [&](const Contact& c) { return !(c.depth - c.jointDepth > -query.margin); });
+  };
+  const auto withRadius = [](const std::vector<Vec3>& at, double rho) {
+    std::vector<std::pair<Vec3, double>> out;
+    for (const Vec3& p : at) out.emplace_back(p, rho);
+    return out;
+  };
+  // a pin's anchors with their radii against the world (PinnedPoint): depthInWorld(p) is the
+  // anchor's depth inside the plane's solid or the fixed body (< 0 outside)
+  const auto pinRadii = [&](const CollisionBody& b, const std::vector<Vec3>& at, const auto& depthInWorld) {
+    std::vector<std::pair<Vec3, double>> out;
+    for (const Vec3& p : at) {
+      const double inBody = std::max(0.0, pinDepth(b, p)), inWorld = depthInWorld(p);
+      const double rho = inBody + inWorld > 0.0 ? 2.0 * (inBody + std::max(0.0, inWorld)) : 2.0 * query.margin;
+      out.emplace_back(p, rho);
+    }
+    return out;
   };
   // pairs joined deep inside both: no contacts (jointIsInside)
   std::set<std::pair<int, int>> inside;
@@ -549,7 +569,8 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
         man.contacts.push_back({.bodyA = i, .bodyB = -1, .pointA = pointA, .pointB = ball.centre - s * pl.normal,
                                 .normal = pl.normal, .depth = depth});
       }
-      if (const auto pin = pins.find(i); pin != pins.end()) shareWithJoint(man.contacts, pin->second, 2.0 * pinThickness(b));
+      if (const auto pin = pins.find(i); pin != pins.end())
+        shareWithJoint(man.contacts, pinRadii(b, pin->second, [&](const Vec3& p) { return (pl.point - p).dot(pl.normal); }));
       if (!man.contacts.empty()) planeManifolds[i].push_back(std::move(man));
     }
   }
@@ -575,11 +596,13 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     const double tol = 1e-3 * (jointThickness(A) + jointThickness(B));
     im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
-    if (const auto j = anchors.find(key); j != anchors.end()) shareWithJoint(cs, j->second, jointExclusionRadius(A, B));
+    if (const auto j = anchors.find(key); j != anchors.end()) shareWithJoint(cs, withRadius(j->second, jointExclusionRadius(A, B)));
     // a body pinned to the world against a fixed body (the world too)
-    for (const auto& [moving, still] : {std::pair{a, b}, std::pair{b, a}})
-      if (const auto pin = pins.find(moving); pin != pins.end() && bodies[std::size_t(still)].fixed)
-        shareWithJoint(cs, pin->second, 2.0 * (pinThickness(bodies[std::size_t(moving)]) + pinThickness(bodies[std::size_t(still)])));
+    for (const int moving : {a, b}) {
+      const CollisionBody& still = bodies[std::size_t(moving == a ? b : a)];
+      if (const auto pin = pins.find(moving); pin != pins.end() && still.fixed)
+        shareWithJoint(cs, pinRadii(bodies[std::size_t(moving)], pin->second, [&](const Vec3& p) { return depthInside(still, p); }));
+    }
     if (cs.empty()) continue;
     for (Contact& c : cs) {
       c.bodyA = a;

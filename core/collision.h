@@ -107,13 +107,17 @@ struct ContactManifold {
 };
 
 // A body's point held at a place in the world (a nail, a path, a line or plane in space;
-// Constraint::pinsToWorld): the body is joined to the world there, as two bodies are by a
-// JoinedPair. Its contacts with the planes and the fixed bodies at a distance d from an anchor
-// closer than rho = 2 pinThickness(body) (+ 2 pinThickness(fixed body)) count rho - d of their
-// depth as the pin's own (Contact::jointDepth). A rod whose end is nailed at the floor (a nail
-// placed with a click on the floor's plane) has its end cap in the floor by its radius: a
-// contact there the nail holds where it is, and that conflict left out all the rod's contacts,
-// so it fell through the floor and hung a metre under it.
+// Constraint::pinsToWorld). The pin forces into the world the body's material around the point
+// when the point lies inside the body by p_in = pinDepth and that ball of material reaches into a
+// plane or fixed body (p_in > its height over the plane, or p_in + its depth in the fixed body >
+// 0): a rod whose end centre is nailed at the floor's level has its end cap in the floor by its
+// radius. That overlap is the pin's own, as a joined pair's near its joint: a contact of the
+// body with that plane or fixed body at a distance d from the anchor counts rho - d of its depth
+// as the pin's (Contact::jointDepth), rho = 2 (p_in + the anchor's depth in the world, if > 0).
+// Where the pin forces nothing (a ball nailed at a point of its surface), rho is 2 margin: only
+// the contact at the pinned point itself, which the pin's rows already hold. Counted as a
+// conflict, the nailed end cap left out all the rod's contacts, and it fell through the floor
+// and hung a metre under it.
 struct PinnedPoint {
   int body = -1;
   Vec3 anchor = Vec3::Zero();          // world, m (the body's point and the place it is held at: both)
@@ -166,9 +170,9 @@ double torusSurfaceError(double majorRadius, double minorRadius);
 // The thickness of a body at a joint: rod and sphere radius, box half its smallest extent, a
 // torus's outer radius (hooked at its rim, its tube wraps around what holds it).
 double jointThickness(const CollisionBody& b);
-// The thickness of a body at a point pinned to the world (PinnedPoint): jointThickness, but a
-// torus's tube radius (nothing wraps around a nail).
-double pinThickness(const CollisionBody& b);
+// How deep a point lies inside a body for a pin (PinnedPoint), m: depthInside, but for a torus
+// the depth inside its tube (a torus is not convex, but its tube around a point of it is).
+double pinDepth(const CollisionBody& b, const Vec3& p);
 // Contacts of a joined pair whose midpoint (pointA + pointB) / 2 is closer to the anchor than
 //   rho = 2 (t_A + t_B)
 // are the joint's. Two shapes meeting at an anchor overlap there: two capsules of radius r sharing

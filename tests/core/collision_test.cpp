@@ -327,8 +327,9 @@ TEST(Collision, JoinedPairsSkipContactsAtTheJoint) {
   EXPECT_EQ(colCount(farEnd(4 * r - (2 * r - d) - 1e-6)), 0u);
 }
 
-// A body pinned to the world (a nail) has the contacts near the pin with the planes and fixed
-// bodies counted as the pin's own, as a joined pair's near its joint.
+// A body pinned to the world (a nail) at a point inside it whose ball of material reaches into a
+// plane or fixed body has its contacts with that near the pin counted as the pin's own; pinned
+// at a point of its surface, or where nothing reaches, it collides as any body.
 TEST(Collision, PinnedPointsShareTheirContactsWithTheWorld) {
   const CollisionBody ball = colSphere(Vec3(0, 0, 0.05), 0.1);  // 5 cm in the floor
   const std::vector<GroundPlane> floor{GroundPlane{}};
@@ -337,26 +338,34 @@ TEST(Collision, PinnedPointsShareTheirContactsWithTheWorld) {
     return d.detect({.bodies = bodies, .planes = floor, .pinned = pinned});
   };
   ASSERT_EQ(colCount(detect({ball}, {})), 1u);
-  // pinned at its centre: rho = 2 r = 0.2, the contact's midpoint (0, 0, -0.025) 0.075 away
+  // the contact: 0.05 deep, its midpoint at (0, 0, -0.025)
+  const Vec3 mid(0, 0, -0.025);
+  // pinned at its centre, 0.1 inside it and 0.05 over the floor: the pin holds its lower 5 cm in
+  // the floor; rho = 2 x 0.1, the midpoint 0.075 away: 0.125 of the 0.05 is the pin's, dropped
   EXPECT_EQ(colCount(detect({ball}, {{.body = 0, .anchor = ball.x}})), 0u);
-  // pinned 0.3 m away: 0.2 - |(0.3, 0, 0.025)| < 0, the whole depth held
-  auto c = detect({ball}, {{.body = 0, .anchor = Vec3(0.3, 0, 0)}});
+  // pinned at a point 0.03 off its axis at the floor's level: rho = 2 (0.1 - |(0.03, 0, -0.05)|)
+  const Vec3 off(0.03, 0, 0);
+  auto c = detect({ball}, {{.body = 0, .anchor = off}});
+  ASSERT_EQ(colCount(c), 1u);
+  EXPECT_NEAR(c[0].contacts[0].jointDepth, 2 * (0.1 - (off - ball.x).norm()) - (mid - off).norm(), 1e-12);
+  EXPECT_NEAR(c[0].contacts[0].depth, 0.05, 1e-12);  // the geometry as it is
+  // pinned at its top, a surface point 0.15 over the floor: the pin forces nothing, all is held
+  c = detect({ball}, {{.body = 0, .anchor = Vec3(0, 0, 0.15)}});
   ASSERT_EQ(colCount(c), 1u);
   EXPECT_EQ(c[0].contacts[0].jointDepth, 0.0);
-  // 0.16 m away: 0.2 - |(0.16, 0, 0.025)| of 0.05 is the pin's
-  c = detect({ball}, {{.body = 0, .anchor = Vec3(0.16, 0, 0)}});
-  ASSERT_EQ(colCount(c), 1u);
-  EXPECT_NEAR(c[0].contacts[0].jointDepth, 0.2 - Vec3(0.16, 0, 0.025).norm(), 1e-12);
-  EXPECT_NEAR(c[0].contacts[0].depth, 0.05, 1e-12);
-  // against a fixed body: rho = 2 (0.1 + 0.1)
+  // against a fixed body the same: a ball 5 cm into a fixed one, pinned at its centre (0.1 inside
+  // it, 0.05 outside the fixed one) and at its top
   CollisionBody table = colSphere(Vec3(0, 0, 0.15), 0.1);
   table.fixed = true;
-  const CollisionBody high = colSphere(Vec3(0, 0, 0.3), 0.1);  // 5 cm into the table
+  const CollisionBody high = colSphere(Vec3(0, 0, 0.3), 0.1);
   ASSERT_EQ(colCount(detect({table, high}, {})), 1u);
   EXPECT_EQ(colCount(detect({table, high}, {{.body = 1, .anchor = high.x}})), 0u);
-  EXPECT_EQ(colCount(detect({table, high}, {{.body = 1, .anchor = Vec3(0, 0, 1.0)}})), 1u);
-  // a torus pinned at its rim: its tube radius, not its hoop, sets rho (2 x 0.02)
-  EXPECT_DOUBLE_EQ(pinThickness(colTorus(Vec3::Zero(), 0.2, 0.02)), 0.02);
+  EXPECT_EQ(colCount(detect({table, high}, {{.body = 1, .anchor = Vec3(0, 0, 0.4)}})), 1u);
+  // a torus's depth at a pin is inside its tube
+  const CollisionBody ring = colTorus(Vec3::Zero(), 0.2, 0.02);
+  EXPECT_NEAR(pinDepth(ring, Vec3(0.2, 0, 0)), 0.02, 1e-15);
+  EXPECT_NEAR(pinDepth(ring, Vec3(0, 0.2, 0.01)), 0.01, 1e-15);
+  EXPECT_NEAR(pinDepth(ring, Vec3::Zero()), -0.18, 1e-15);
 }
 
 // Joined at points deep inside both (rods at their axes, a box's centre), convex bodies do not
