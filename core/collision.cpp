@@ -33,7 +33,8 @@ Vec3 torusVertex(double majorRadius, int k, int n) {
 
 // Bodies i and j may touch (the broad phase's filter): both collide and touch bodies, not both fixed, groups.
 bool mayTouch(const CollisionBody& a, const CollisionBody& b) {
-  return a.collides && b.collides && a.touchesBodies && b.touchesBodies && !(a.fixed && b.fixed) && (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
+  return a.collides && b.collides && a.touchesBodies && b.touchesBodies && !(a.fixed && b.fixed) &&
+         (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
 }
 
 bool sameShape(const CollisionBody& a, const CollisionBody& b) {

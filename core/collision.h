@@ -92,8 +92,9 @@ struct Contact {
   Vec3 pointB = Vec3::Zero();          // the point of B's surface it is pushed to, world, m
   Vec3 normal = Vec3::UnitZ();         // unit, from B to A
   double depth = 0.0;                  // penetration, m (> 0; a query with a margin: down to -margin, the gap)
-  // The part of depth that is the joint's own overlap, for a pair joined near the contact
-  // (JoinedPair; 0 otherwise): what the contact holds is depth - jointDepth (> -margin).
+  // The part of depth that is a joint's own overlap, for a pair joined near the contact or a
+  // body pinned to the world near it (JoinedPair, PinnedPoint; 0 otherwise): what the contact
+  // holds is depth - jointDepth (> -margin).
   double jointDepth = 0.0;             // m
   bool operator==(const Contact&) const = default;
 };
