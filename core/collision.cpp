@@ -504,29 +504,20 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     pins[p.body].push_back(p.anchor);
   }
   // the joint's share of contacts near anchors (JoinedPair, PinnedPoint): rho - d, d the
-  // distance to the anchor (the largest share); the contacts it leaves nothing to hold are dropped
-  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<std::pair<Vec3, double>>& at) {
-    for (Contact& c : cs) {
-      const Vec3 mid = 0.5 * (c.pointA + c.pointB);
-      for (const auto& [p, rho] : at) c.jointDepth = std::max(c.jointDepth, rho - (mid - p).norm());
-    }
-    std::erase_if(cs, [&](const Contact& c) { return !(c.depth - c.jointDepth > -query.margin); });
-  };
-  const auto withRadius = [](const std::vector<Vec3>& at, double rho) {
-    std::vector<std::pair<Vec3, double>> out;
-    for (const Vec3& p : at) out.emplace_back(p, rho);
-    return out;
-  };
-  // a pin's anchors with their radii against the world (PinnedPoint): depthInWorld(p) is the
-  // anchor's depth inside the plane's solid or the fixed body (< 0 outside)
-  const auto pinRadii = [&](const CollisionBody& b, const std::vector<Vec3>& at, const auto& depthInWorld) {
-    std::vector<std::pair<Vec3, double>> out;
+  // distance to the anchor, rhoAt(anchor) its radius (the largest share); the contacts it leaves
+  // nothing to hold are dropped
+  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Vec3>& at, const auto& rhoAt) {
     for (const Vec3& p : at) {
-      const double inBody = std::max(0.0, pinDepth(b, p)), inWorld = depthInWorld(p);
-      const double rho = inBody + inWorld > 0.0 ? 2.0 * (inBody + std::max(0.0, inWorld)) : 2.0 * query.margin;
-      out.emplace_back(p, rho);
+      const double rho = rhoAt(p);
+      for (Contact& c : cs) c.jointDepth = std::max(c.jointDepth, rho - (0.5 * (c.pointA + c.pointB) - p).norm());
     }
-    return out;
+    std::erase_if(cs, [&](const Contact& c) { return !(c.held() > -query.margin); });
+  };
+  // a pin's radius against the world (PinnedPoint): inWorld is the anchor's depth inside the
+  // plane's solid or the fixed body (< 0 outside)
+  const auto pinRho = [&](const CollisionBody& b, const Vec3& p, double inWorld) {
+    const double inBody = std::max(0.0, pinDepth(b, p));
+    return inBody + inWorld > 0.0 ? 2.0 * (inBody + std::max(0.0, inWorld)) : 2.0 * query.margin;
   };
   // pairs joined deep inside both: no contacts (jointIsInside)
   std::set<std::pair<int, int>> inside;
@@ -571,7 +562,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
                                 .normal = pl.normal, .depth = depth});
       }
       if (const auto pin = pins.find(i); pin != pins.end())
-        shareWithJoint(man.contacts, pinRadii(b, pin->second, [&](const Vec3& p) { return (pl.point - p).dot(pl.normal); }));
+        shareWithJoint(man.contacts, pin->second, [&](const Vec3& p) { return pinRho(b, p, (pl.point - p).dot(pl.normal)); });
       if (!man.contacts.empty()) planeManifolds[i].push_back(std::move(man));
     }
   }
@@ -597,12 +588,16 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     const double tol = 1e-3 * (jointThickness(A) + jointThickness(B));
     im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
-    if (const auto j = anchors.find(key); j != anchors.end()) shareWithJoint(cs, withRadius(j->second, jointExclusionRadius(A, B)));
+    if (const auto j = anchors.find(key); j != anchors.end()) {
+      const double rho = jointExclusionRadius(A, B);
+      shareWithJoint(cs, j->second, [rho](const Vec3&) { return rho; });
+    }
     // a body pinned to the world against a fixed body (the world too)
     for (const int moving : {a, b}) {
+      const CollisionBody& pinned = bodies[std::size_t(moving)];
       const CollisionBody& still = bodies[std::size_t(moving == a ? b : a)];
       if (const auto pin = pins.find(moving); pin != pins.end() && still.fixed)
-        shareWithJoint(cs, pinRadii(bodies[std::size_t(moving)], pin->second, [&](const Vec3& p) { return depthInside(still, p); }));
+        shareWithJoint(cs, pin->second, [&](const Vec3& p) { return pinRho(pinned, p, depthInside(still, p)); });
     }
     if (cs.empty()) continue;
     for (Contact& c : cs) {

@@ -96,6 +96,7 @@ struct Contact {
   // body pinned to the world near it (JoinedPair, PinnedPoint; 0 otherwise): what the contact
   // holds is depth - jointDepth (> -margin).
   double jointDepth = 0.0;             // m
+  double held() const { return depth - jointDepth; }
   bool operator==(const Contact&) const = default;
 };
 

@@ -612,7 +612,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       ContactRow row;
       row.manifold = int(mi);
       row.normal = c.normal;
-      const double depth = c.depth - c.jointDepth;  // what the contact holds (JoinedPair)
+      const double depth = c.held();  // less a joint's own overlap (JoinedPair, PinnedPoint)
       row.near = !(depth > 0.0);
       if (!row.near) {
         m_reports.push_back({.contact = c, .plane = m.plane});

@@ -192,7 +192,7 @@ RunResult runCorpusScene(const CorpusScene& cs, const RunConfig& config, double 
       double deepest = 0.0;
       auto atRest = [&](int i) { return i < 0 || model->bodies[size_t(i)].fixed || kin[size_t(i)].v.norm() < 0.05; };
       for (const core::ContactReport& c : sim.contacts()) {
-        const double d = c.contact.depth - c.contact.jointDepth;  // what the contact holds
+        const double d = c.contact.held();
         deepest = std::max(deepest, d);
         if (t >= restFrom && d > out.restDepth && atRest(c.contact.bodyA) && atRest(c.contact.bodyB)) {
           out.restDepth = d;
