@@ -157,6 +157,17 @@ struct PairResult final : btManifoldResult {
   }
 };
 
+// A joint's anchor as the contacts near it see it: a point, or the line through it along a unit
+// axis (JoinedPair::axis).
+struct Reach {
+  Vec3 at;
+  Vec3 axis;  // unit, or zero
+  double distance(const Vec3& p) const {
+    const Vec3 r = p - at;
+    return (r - r.dot(axis) * axis).norm();
+  }
+};
+
 }  // namespace
 
 CollisionBody collisionBody(const BodyDef& b) {
@@ -485,31 +496,33 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
       throw std::invalid_argument("ground plane " + std::to_string(p) + ": needs a finite point and a non-zero normal");
     planes[p].normal /= len;
   }
-  // joints' anchors per pair (lo, hi) whose nearby contacts are dropped
-  std::map<std::pair<int, int>, std::vector<Vec3>> anchors;
+  // joints' anchors per pair (lo, hi), whose nearby contacts are the joints' own
+  std::map<std::pair<int, int>, std::vector<Reach>> anchors;
   for (std::size_t k = 0; k < query.joined.size(); ++k) {
     const JoinedPair& j = query.joined[k];
     if (j.a < 0 || j.a >= n || j.b < 0 || j.b >= n || j.a == j.b)
       throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs two different body indices below " +
                                   std::to_string(n));
-    if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back(j.anchor);
+    if (!j.anchor.allFinite() || !j.axis.allFinite())
+      throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs a finite anchor and axis");
+    if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back({j.anchor, j.axis.normalized()});
   }
   // points pinned to the world, per body
-  std::map<int, std::vector<Vec3>> pins;
+  std::map<int, std::vector<Reach>> pins;
   for (std::size_t k = 0; k < query.pinned.size(); ++k) {
     const PinnedPoint& p = query.pinned[k];
     if (p.body < 0 || p.body >= n || !p.anchor.allFinite())
       throw std::invalid_argument("pinned point " + std::to_string(k) + ": needs a body index below " + std::to_string(n) +
                                   " and a finite anchor");
-    pins[p.body].push_back(p.anchor);
+    pins[p.body].push_back({p.anchor, Vec3::Zero()});
   }
   // the joint's share of contacts near anchors (JoinedPair, PinnedPoint): rho - d, d the
-  // distance to the anchor, rhoAt(anchor) its radius (the largest share); the contacts it leaves
-  // nothing to hold are dropped
-  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Vec3>& at, const auto& rhoAt) {
-    for (const Vec3& p : at) {
-      const double rho = rhoAt(p);
-      for (Contact& c : cs) c.jointDepth = std::max(c.jointDepth, rho - (0.5 * (c.pointA + c.pointB) - p).norm());
+  // distance to the anchor (or its line), rhoAt(anchor) its radius (the largest share); the
+  // contacts it leaves nothing to hold are dropped
+  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Reach>& at, const auto& rhoAt) {
+    for (const Reach& r : at) {
+      const double rho = rhoAt(r.at);
+      for (Contact& c : cs) c.jointDepth = std::max(c.jointDepth, rho - r.distance(0.5 * (c.pointA + c.pointB)));
     }
     std::erase_if(cs, [&](const Contact& c) { return !(c.held() > -query.margin); });
   };
@@ -524,7 +537,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
   for (const auto& pair : anchors) {
     const CollisionBody& A = bodies[std::size_t(pair.first.first)];
     const CollisionBody& B = bodies[std::size_t(pair.first.second)];
-    if (std::any_of(pair.second.begin(), pair.second.end(), [&](const Vec3& p) { return jointIsInside(A, B, p); }))
+    if (std::any_of(pair.second.begin(), pair.second.end(), [&](const Reach& r) { return jointIsInside(A, B, r.at); }))
       inside.insert(pair.first);
   }
 

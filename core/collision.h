@@ -77,9 +77,14 @@ struct GroundPlane {
 // and is dropped while that is less than -margin. Contacts farther away (the rods of a hinge
 // folded onto each other) hold their whole depth -- except where the joint lies deep inside
 // both bodies and neither is a torus (jointIsInside): then the pair does not collide at all.
+// A joint that also keeps the pair turning about an axis through the anchor (a hinge) holds them
+// together along that whole line, not at the point: d is the distance to the line. Two plates
+// hinged at the edge where they touch touch along the hinge's line, and Bullet's points at the
+// edge's ends, a plate's width from the anchor, are combinations of the hinge's rows.
 struct JoinedPair {
   int a = -1, b = -1;                  // body indices
   Vec3 anchor = Vec3::Zero();          // world, m
+  Vec3 axis = Vec3::Zero();            // unit: the line through anchor the pair turns about; zero: none
   bool collide = false;                // true: keep every contact (the joint asked to collide)
 };
 

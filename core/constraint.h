@@ -153,6 +153,13 @@ class Constraint {
   // or plane in space): ConstraintRows::point holds that point and that place, and the body's
   // contacts with the world near them are the constraint's own (PinnedPoint, core/collision.h).
   virtual bool pinsToWorld() const { return false; }
+  // For rows that keep two bodies turning about a common axis (a hinge's axis part): that axis's
+  // world direction now (unit), else zero. The two bodies' contacts near the line through their
+  // joint's point along it are the joint's own (JoinedPair::axis, core/collision.h).
+  virtual Vec3 jointAxis(const EvalContext& ctx) const {
+    (void)ctx;
+    return Vec3::Zero();
+  }
   // A velocity (non-holonomic) constraint (Hong et al. Sec. 4): it prescribes a rate,
   // g = J u - v_o(t) = 0, and has no deviation of position. evaluate() sets D1 = g, the
   // Jacobian and c = J' u - v_o' (so that dg/dt = J [a; alpha] + c) and leaves D to the

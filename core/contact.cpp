@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include <Eigen/Cholesky>
@@ -345,6 +347,33 @@ gauss::Solution solve(const gauss::Problem& p, const gauss::BilateralFactor* joi
   return gauss::solveProjectedGaussSeidel(p, 1e-9, kSweeps);
 }
 
+// Solves p, leaving out the contacts that cannot hold together with its joints. A contact's row
+// that depends on the joints' rows (and on the contacts active with them) and that they leave
+// short (gauss::Solution::conflictRow) leaves p, and the solve repeats without it (the joints'
+// factor redone for the rows' new places). Returns the solution and the places in p, as given,
+// of the rows left out, ascending.
+// Why: a contact on a joint's line is a combination of the joint's rows -- two plates hinged at
+// the edge where they touch: Bullet's points at the edge's ends lie on the hinge's axis, beyond
+// the reach of its anchor -- and the joint's rates (its drift correction) can leave it short by
+// 1e-4. Failing the group then left out all its contacts, the floor's too: the plates fell
+// through the floor, 11-228 m in 3 s.
+std::pair<gauss::Solution, std::vector<int>> solveLeavingOut(gauss::Problem& p, const gauss::BilateralFactor* joints) {
+  std::vector<int> place(p.rows.size()), out;
+  std::iota(place.begin(), place.end(), 0);
+  std::optional<gauss::BilateralFactor> redone;
+  for (;;) {
+    gauss::Solution s = solve(p, joints);
+    if (s.ok || s.conflictRow < 0) {
+      std::sort(out.begin(), out.end());
+      return {std::move(s), std::move(out)};
+    }
+    out.push_back(place[std::size_t(s.conflictRow)]);
+    p.rows.erase(p.rows.begin() + s.conflictRow);
+    place.erase(place.begin() + s.conflictRow);
+    if (joints) joints = &redone.emplace(p);
+  }
+}
+
 // A contact's slip (its rate along its two tangents) at the group's velocities u (local: the
 // bodies' places in the group).
 Eigen::Vector2d slipOf(const ContactRow& cr, const std::vector<int>& local, const Eigen::VectorXd& u) {
@@ -565,6 +594,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   // the world near the pin, are the joint's own overlap: JoinedPair, PinnedPoint)
   const EvalContext ectx{kin, model.paths, t, &params.pathClock};
   std::vector<ConstraintRows> parts;
+  std::vector<JoinedPair> axes;  // (a, b, axis) of rows that keep a pair turning about an axis
   for (std::size_t j = 0; j < model.constraints.size(); ++j) {
     const Constraint& c = *model.constraints[j];
     const BodyList bl = c.bodies();
@@ -572,12 +602,18 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     if (std::any_of(bl.begin(), bl.end(), [&](int b) { return !params.bodyActive[std::size_t(b)]; })) continue;
     ConstraintRows r;
     c.evaluate(ectx, r);
-    if (bl.n == 2 && bl.b[0] != bl.b[1])
+    if (const Vec3 axis = c.jointAxis(ectx); bl.n == 2 && !axis.isZero())
+      axes.push_back({.a = bl.b[0], .b = bl.b[1], .axis = axis});  // turning only: no point of its own
+    else if (bl.n == 2 && bl.b[0] != bl.b[1])
       m_query.joined.push_back({.a = bl.b[0], .b = bl.b[1], .anchor = 0.5 * (r.point[0] + r.point[1])});
     if (bl.n == 1 && c.pinsToWorld())
       for (const Vec3& p : r.point) m_query.pinned.push_back({.body = bl.b[0], .anchor = p});
     if (r.nb > 0) parts.push_back(r);
   }
+  // a pair that turns about an axis is held along the line through its joint's point (a hinge)
+  for (const JoinedPair& x : axes)
+    for (JoinedPair& j : m_query.joined)
+      if (std::minmax(j.a, j.b) == std::minmax(x.a, x.b)) j.axis = x.axis;
 
   std::vector<ContactManifold> manifolds;
   try {
@@ -658,8 +694,11 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   }
   std::string problemMessage;
   std::vector<int> local(n, -1);
+  std::set<std::pair<int, int>> joinedPairs;
+  for (const JoinedPair& j : m_query.joined) joinedPairs.insert({std::min(j.a, j.b), std::max(j.a, j.b)});
   for (const auto& [groupRoot, groupContacts] : groupRows) {
-    const auto& [contactRows, nearRows] = groupContacts;
+    std::vector<int> contactRows = groupContacts.first;
+    const std::vector<int>& nearRows = groupContacts.second;
     if (contactRows.empty()) continue;
     std::vector<int> members;
     for (std::size_t b = 0; b < n; ++b)
@@ -701,15 +740,34 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
                        ": " + what + " (" + why + "); its joints hold it where contacts cannot";
     };
 
+    // contacts that cannot hold together with the joints (solveLeavingOut; k: their rows): left
+    // out, named unless the two bodies are joined (then it is the joint's own, on its line)
+    const auto leftOut = [&](int k) {
+      const ContactManifold& m = manifolds[std::size_t(rows[std::size_t(k)].manifold)];
+      if (m.bodyB >= 0 && joinedPairs.contains({m.bodyA, m.bodyB})) return;
+      conflict("a contact with " + (m.bodyB >= 0 ? "body \"" + model.bodyNames[std::size_t(m.bodyB)] + "\"" : "a plane") +
+                   " left out of this step",
+               "it cannot hold together with the joints");
+    };
+
     // the joints' rows factored once for the group's solves (compression, restitution, sticking,
     // overlap), where its problem is solved exactly
     std::optional<gauss::BilateralFactor> jointFactor;
-    if (exactSize(velocityProblem) && velocityProblem.rows.size() > contactRows.size()) jointFactor.emplace(velocityProblem);
-    const gauss::BilateralFactor* joints = jointFactor ? &*jointFactor : nullptr;
+    const auto factorJoints = [&] {
+      if (exactSize(velocityProblem) && velocityProblem.rows.size() > contactRows.size()) jointFactor.emplace(velocityProblem);
+      return jointFactor ? &*jointFactor : nullptr;
+    };
+    const gauss::BilateralFactor* joints = factorJoints();
 
     // compression
     if (m_recorder) m_recorder(velocityProblem);
-    const gauss::Solution compression = solve(velocityProblem, joints);
+    const auto [compression, conflicting] = solveLeavingOut(velocityProblem, joints);
+    for (auto i = conflicting.rbegin(); i != conflicting.rend(); ++i) {
+      leftOut(contactRows[std::size_t(*i)]);
+      contactRows.erase(contactRows.begin() + *i);
+    }
+    if (!conflicting.empty()) joints = factorJoints();
+    if (contactRows.empty()) continue;
     if (!compression.ok) {
       conflict("left out of this step", compression.error);
       continue;
@@ -854,7 +912,11 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         row.c = cr.restitutes || cr.leaves ? -cm.slop : cr.depth - cm.slop;
       }
       for (int k : nearRows) positionProblem.rows.push_back(contactRow(rows[std::size_t(k)], local, rows[std::size_t(k)].depth - cm.slop));
-      const gauss::Solution d = solve(positionProblem, joints);
+      const auto [d, notMoved] = solveLeavingOut(positionProblem, joints);
+      const std::size_t firstJoint = contactRows.size(), firstNear = velocityProblem.rows.size();
+      for (int i : notMoved)
+        if (i < int(firstJoint) || i >= int(firstNear))
+          leftOut(i < int(firstJoint) ? contactRows[std::size_t(i)] : nearRows[std::size_t(i) - firstNear]);
       // The displacement is linear in the turn: past a tenth of a radian it no longer moves the
       // contacts as the rows say (a joint holding a body into another can only be met by a
       // large turn), and the overlap is left as it is. Without joints in the group the move is

@@ -426,7 +426,9 @@ Solution motionSpace(const Problem& p, double tolerance, const std::vector<Mat6>
         std::ostringstream e;
         e << "row " << pick << " cannot hold together with the active rows (they leave it " << std::abs(s)
           << " short in the kinetic metric)";
-        return failure(e.str(), iterations);
+        Solution f = failure(e.str(), iterations);
+        if (!bilateral) f.conflictRow = pick;
+        return f;
       }
       const double t = std::min(t1, t2);
       if (t2 != kInfinity) {

@@ -55,6 +55,9 @@ struct Solution {
   Eigen::VectorXd acceleration;  // a_c
   Eigen::VectorXd multipliers;   // lambda, one per row
   int iterations = 0;            // active-set changes (motion space) or pivots (contact space)
+  // Motion space, not ok: the unilateral row that cannot hold together with the active rows (it
+  // depends on them and none of them can leave), else -1.
+  long conflictRow = -1;
 };
 
 // Motion space: the nearest-point problem. With M^-1 = Q Q^T (Q block diagonal: 1/sqrt(m) and the

@@ -10,6 +10,8 @@ HingeAxis::HingeAxis(int bodyA, Vec3 axisA, int bodyB, Vec3 axisB)
   orthonormalBasis(m_n, m_e1, m_e2);  // right-handed: e1 x e2 = n
 }
 
+Vec3 HingeAxis::jointAxis(const EvalContext& ctx) const { return ctx.bodies[static_cast<size_t>(m_a)].R * m_axisA; }
+
 void HingeAxis::evaluate(const EvalContext& ctx, ConstraintRows& out) const {
   out.clear(2, 2);
   const BodyKinematics& A = ctx.bodies[static_cast<size_t>(m_a)];

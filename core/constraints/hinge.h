@@ -38,6 +38,7 @@ class HingeAxis final : public Constraint {
   int rows() const override { return 2; }
   BodyList bodies() const override { return {m_a, m_b}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
+  Vec3 jointAxis(const EvalContext& ctx) const override;  // A's axis, R_A a_A
   // (held by projection like the point part: D's gradient has full rank 2 at alignment)
 
  private:

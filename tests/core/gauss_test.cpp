@@ -312,8 +312,19 @@ TEST(Gauss, ConflictingRowsAndBadInputAreNamed) {
   const Solution motion = solveMotionSpace(p), contact = solveContactSpace(p);
   EXPECT_FALSE(motion.ok);
   EXPECT_NE(motion.error.find("row 1"), std::string::npos) << motion.error;
+  EXPECT_EQ(motion.conflictRow, -1);  // (bilateral rows: no contact to leave out)
   EXPECT_FALSE(contact.ok);
   EXPECT_NE(contact.error.find("row 1"), std::string::npos) << contact.error;
+
+  // a contact that a joint holds short: a_x = 1 held, a_x >= 2 asked; it is the row named
+  Problem held = gaussOneBody(1.0, Mat3::Identity(), Vec6::Zero());
+  Row unilateral = gaussContactRow(0, Vec3::Zero(), Vec3::UnitX(), 2.0), free = gaussContactRow(0, Vec3::Zero(), Vec3::UnitZ());
+  held.rows = {free, unilateral, a};
+  const Solution short1 = solveMotionSpace(held), short2 = solveMotionSpace(held, BilateralFactor(held));
+  for (const Solution& s : {short1, short2}) {
+    EXPECT_FALSE(s.ok);
+    EXPECT_EQ(s.conflictRow, 1) << s.error;
+  }
 
   Problem shape = gaussOneBody(1.0, Mat3::Identity(), Eigen::VectorXd::Zero(5));
   EXPECT_NE(solveMotionSpace(shape).error.find("6 per body"), std::string::npos);

@@ -78,6 +78,15 @@ inline PointRef pt(const std::string& body, const std::string& point) {
   return r;
 }
 
+// A point given in a body's coordinates.
+inline PointRef localRef(const std::string& body, const Vec3& local) {
+  PointRef r;
+  r.kind = PointRef::Kind::BodyLocal;
+  r.body = body;
+  r.local = local;
+  return r;
+}
+
 inline ConstraintDef pointToNail(const std::string& name, const PointRef& p, const std::string& nail,
                                  std::optional<double> tau = std::nullopt) {
   return {.name = name, .tau = tau, .params = PointToNailDef{.point = p, .nail = nail}};

@@ -18,19 +18,13 @@ namespace tether::core {
 namespace {
 
 using test::def;
+using test::localRef;
 using test::pt;
 
 PointRef nailRef(const std::string& nail) {
   PointRef r;
   r.kind = PointRef::Kind::Nail;
   r.target = nail;
-  return r;
-}
-PointRef localRef(const std::string& body, const Vec3& local) {
-  PointRef r;
-  r.kind = PointRef::Kind::BodyLocal;
-  r.body = body;
-  r.local = local;
   return r;
 }
 EventDef event(double time, EventAction action, const std::string& target, const std::string& param = "",
