@@ -836,6 +836,84 @@ TEST(Contacts, PartsStillAssemblingRestOnTheFloor) {
   EXPECT_TRUE(sim->contactProblem().empty()) << sim->contactProblem();
 }
 
+TEST(Contacts, PartsThatMetWhileAssemblingPassThroughEachOtherUntilApart) {
+  // A ball hung by its top from a nail 0.9 m over a fixed slab (top at 0.7 m), starting under
+  // the slab: it passes up through the slab while its joint assembles. Hanging, it is apart from
+  // the slab, and when the nail lets go at 3 s it falls onto the slab and rests there.
+  Scene s = contactScene();
+  s.nails.push_back({"nail", Vec3(0, 0, 1.0)});
+  s.bodies.push_back(box("slab", Vec3(0, 0, 0.65), Vec3(1, 1, 0.1)));
+  s.bodies.back().fixed = true;
+  s.bodies.push_back(sphere("ball", Vec3(0.05, 0, 0.3), 0.1));
+  s.bodies.back().restitution = 0.0;
+  s.constraints.push_back(pointToNail("hang", pt("ball", "top"), "nail"));
+  s.events.push_back({.time = 3.0, .action = EventAction::Disable, .target = "hang"});
+  auto sim = simulate(s);
+  double highest = 0.0;
+  for (int k = 1; k <= 3000; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    highest = std::max(highest, sim->state().bodies[1].x.z());
+    EXPECT_TRUE(sim->contactProblem().empty()) << "t = " << k * 1e-3 << ": " << sim->contactProblem();
+  }
+  EXPECT_NEAR(highest, 0.9, 2e-3);  // through the slab to the nail
+  EXPECT_TRUE(sim->state().memory.passing.empty());  // apart
+  for (int k = 3001; k <= 5000; ++k) ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+  EXPECT_NEAR(sim->state().bodies[1].x.z(), 0.8, 1e-4);  // on the slab (rolling on it with the swing it had)
+  EXPECT_LT(std::abs(sim->state().bodies[1].P.z()), 1e-3);
+
+  // Nailed 0.75 m up, it hangs 5 cm in the slab: the two pass through each other (nothing said,
+  // nothing pushed), and released it falls on through the slab to the floor.
+  s.nails[0].position = Vec3(0, 0, 0.75);
+  sim = simulate(s);
+  for (int k = 1; k <= 3000; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    EXPECT_TRUE(sim->contactProblem().empty()) << "t = " << k * 1e-3 << ": " << sim->contactProblem();
+  }
+  EXPECT_NEAR(sim->state().bodies[1].x.z(), 0.65, 1e-3);
+  EXPECT_EQ(sim->state().memory.passing, (std::vector<std::pair<int, int>>{{0, 1}}));
+  for (int k = 3001; k <= 5000; ++k) ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+  EXPECT_NEAR(sim->state().bodies[1].x.z(), 0.1, 1e-4);  // on the floor
+  EXPECT_TRUE(sim->state().memory.passing.empty());
+}
+
+TEST(Contacts, BodiesJoinedAtTheirSurfacesDoNotPassThroughEachOther) {
+  // A joint at points of the two bodies' surfaces forces no overlap: only the contact at the
+  // joint itself is its own. (With the joint's reach 2 (t_A + t_B) for every pair, the hanging
+  // ball swung 200 mm into the fixed one, and the spinning cube folded 2.6 mm into the other.)
+  // A ball hung from a fixed ball by their touching surface points cannot swing at all.
+  Scene s = contactScene();
+  s.bodies.push_back(sphere("A", Vec3(0, 0, 1), 0.1));
+  s.bodies.back().fixed = true;
+  s.bodies.push_back(sphere("B", Vec3(0.2, 0, 1), 0.1));
+  s.constraints.push_back(pointToPoint("j", pt("A", "right"), pt("B", "left")));
+  auto sim = simulate(s);
+  for (int k = 1; k <= 3000; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    ASSERT_GT((sim->state().bodies[1].x - sim->state().bodies[0].x).norm(), 0.2 - 1e-3) << "t = " << k * 1e-3;
+  }
+  // A cube on the floor, another on it joined centre of bottom face to centre of top face, turning
+  // about x at 2 rad/s: it tips onto an edge and no corner of either goes into the other.
+  Scene c = contactScene();
+  c.bodies.push_back(box("A", Vec3(0, 0, 0.1), Vec3(0.2, 0.2, 0.2)));
+  c.bodies.push_back(box("B", Vec3(0, 0, 0.3), Vec3(0.2, 0.2, 0.2)));
+  c.bodies.back().angularVelocity = Vec3(2, 0, 0);
+  c.constraints.push_back(pointToPoint("j", pt("A", "top"), pt("B", "bottom")));
+  sim = simulate(c);
+  double deepest = 0.0;
+  for (int k = 1; k <= 3000; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    for (int i = 0; i < 2; ++i) {
+      const BodyState &self = sim->state().bodies[size_t(i)], &other = sim->state().bodies[size_t(1 - i)];
+      for (int corner = 0; corner < 8; ++corner) {
+        const Vec3 local(corner & 1 ? 0.1 : -0.1, corner & 2 ? 0.1 : -0.1, corner & 4 ? 0.1 : -0.1);
+        const Vec3 in = other.q.conjugate() * (self.x + self.q * local - other.x);
+        deepest = std::max(deepest, (Vec3::Constant(0.1) - in.cwiseAbs()).minCoeff());
+      }
+    }
+  }
+  EXPECT_LT(deepest, 1e-3);
+}
+
 TEST(Contacts, ARodNailedOnTheFloorLiesOnIt) {
   // A nail placed with a click on the floor's plane (z = 0) and a rod lying on the floor, its end
   // pulled to that nail: the end cap stays in the floor by the rod's radius, held there by the
