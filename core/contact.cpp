@@ -549,16 +549,12 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
 }  // namespace
 
 std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
-                                  const std::vector<std::uint8_t>& assembled,
-                                  std::vector<std::pair<int, int>>& passing) {
+                                  const std::vector<std::uint8_t>& assembled) {
   m_reports.clear();
   m_frictionSweeps = 0;
   m_touching.clear();
   const ContactModel& cm = model.contacts;
-  if (!cm.enabled) {
-    passing.clear();
-    return {};
-  }
+  if (!cm.enabled) return {};
   const std::size_t n = model.bodies.size();
   std::vector<BodyKinematics> kin;
   bodyKinematics(model, params, y, kin);
@@ -586,6 +582,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     s.x = y.segment<3>(o);
     s.q = Quat(y(o + 3), y(o + 4), y(o + 5), y(o + 6));
     s.collides = params.bodyCollides[b] && params.bodyActive[b];
+    s.touchesBodies = !m_settling[b];
   }
   m_query.planes = cm.planes;
   m_query.joined.clear();
@@ -624,23 +621,6 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   } catch (const std::invalid_argument& e) {
     return std::string("contacts: ") + e.what();
   }
-  // Two bodies that one of them reached while its joints assembled pass through each other
-  // until they come apart (no contact, not even within the near margin): assembled, a part
-  // overlaps what it passed through (a rod to be joined to a ball's top, half a metre away,
-  // swung down through the ball while its end went there, and lay 5 cm in it when the joint was
-  // met), and pushing that out at once, or holding it, fights the joint: the overlap projection
-  // would have to turn the rod 0.29 rad.
-  std::vector<std::pair<int, int>> still;
-  std::erase_if(manifolds, [&](const ContactManifold& m) {
-    if (m.bodyB < 0) return false;
-    const std::pair<int, int> pair{m.bodyA, m.bodyB};
-    const bool through = m_settling[std::size_t(m.bodyA)] || m_settling[std::size_t(m.bodyB)] ||
-                         std::binary_search(passing.begin(), passing.end(), pair);
-    if (through) still.push_back(pair);
-    return through;
-  });
-  std::sort(still.begin(), still.end());
-  passing = std::move(still);
   if (manifolds.empty()) return {};
   m_touching.assign(n, 0);
   for (const ContactManifold& m : manifolds)
@@ -715,7 +695,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   std::string problemMessage;
   std::vector<int> local(n, -1);
   std::set<std::pair<int, int>> joinedPairs;
-  for (const JoinedPair& j : m_query.joined) joinedPairs.insert(std::minmax(j.a, j.b));
+  for (const JoinedPair& j : m_query.joined) joinedPairs.insert({std::min(j.a, j.b), std::max(j.a, j.b)});
   for (const auto& [groupRoot, groupContacts] : groupRows) {
     std::vector<int> contactRows = groupContacts.first;
     const std::vector<int>& nearRows = groupContacts.second;
