@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "core/collision.h"
+#include "core/constraint.h"
 #include "core/gauss.h"
 #include "core/model.h"
 
@@ -83,9 +84,11 @@ class ContactStage {
   // no contacts with other bodies (it passes through them on its way, as without contacts), only
   // with the planes; every present
   // joint, assembling or not, is an equality row holding its rate, so an impact on a body in
-  // place reaches the bodies joined to it.
+  // place reaches the bodies joined to it. kickedFrom: the velocity-level steps' kinematics
+  // before their kick (whose velocities' change over the kick gives a contact's acceleration,
+  // for restitution); null after the step (RK4, RK45).
   std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
-                      const std::vector<std::uint8_t>& assembled);
+                      const std::vector<std::uint8_t>& assembled, const std::vector<BodyKinematics>* kickedFrom = nullptr);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
   // Whether the last resolve found the body touching something or within the near margin of it

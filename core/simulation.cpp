@@ -210,7 +210,8 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   if (m.contacts.enabled)
     contactsAfterKick = [&](Eigen::VectorXd& y) {
       updateAssembled(m_ctx.system, memory.assembled);
-      m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled);
+      // (m_ctx.kin: the kinematics the kick started from)
+      m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled, &m_ctx.kin);
     };
   // the velocity constraints' errors at the start: their integral over the step by the
   // trapezoidal rule for the continuous-time integrators (second order; the rectangle rule's

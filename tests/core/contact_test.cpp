@@ -68,6 +68,28 @@ TEST(Contacts, AnElasticBallKeepsItsHeightWithEveryStepper) {
   }
 }
 
+TEST(Contacts, AnElasticRodPinnedAtItsEndKeepsItsEnergyStrikingTheFloor) {
+  // A rod (r = 2 cm, 0.5 m) pinned at its end just over the floor, released 30 degrees up, e = 1:
+  // its free end strikes the floor again and again. The restitution's correction for the mean
+  // velocities takes the contact's acceleration over the kick, the pin's force in it (the tip
+  // falls at up to 1.5 g); with gravity's alone the rod gained 14 % of its energy in 20 s.
+  Scene s = contactScene();
+  s.planes[0].restitution = 1.0;
+  s.nails.push_back({"nail", Vec3(0, 0, 0.03)});
+  s.bodies.push_back(rod("rod", Vec3(0, 0, 0.03), Vec3(0.5 * std::cos(M_PI / 6), 0, 0.03 + 0.5 * std::sin(M_PI / 6)), 0.02));
+  s.bodies[0].restitution = 1.0;
+  s.constraints.push_back(pointToNail("pin", pt("rod", "end1"), "nail"));
+  auto sim = simulate(s);
+  const double e0 = mechanicalEnergy(*sim);
+  int strikes = 0;
+  for (int k = 1; k <= 20000; ++k) {
+    ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "t = " << k * 1e-3;
+    for (const ContactReport& c : sim->contacts()) strikes += c.impulse > 1e-3;
+  }
+  EXPECT_GT(strikes, 10);
+  EXPECT_LT(std::abs(mechanicalEnergy(*sim) - e0), 5e-3 * e0) << mechanicalEnergy(*sim) << " against " << e0;
+}
+
 TEST(Contacts, ABoxRestsOnFourCornersThatCarryItsWeight) {
   Scene s = contactScene();
   s.bodies.push_back(box("box", Vec3(0.3, -0.2, 0.1 + 0.01), Vec3(0.4, 0.3, 0.2), 0.0));
