@@ -6,7 +6,6 @@
 #include <map>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 #include <Eigen/Cholesky>
@@ -349,20 +348,19 @@ gauss::Solution solve(const gauss::Problem& p, const gauss::BilateralFactor* joi
 
 // Solves p, leaving out the contacts that cannot hold together with its joints. A contact's row
 // that depends on the joints' rows (and on the contacts active with them) and that they leave
-// short (gauss::Solution::conflictRow) leaves p, and the solve repeats without it (the joints'
-// factor redone for the rows' new places). Returns the solution and the places in p, as given,
-// of the rows left out, ascending.
+// short (gauss::Solution::conflictRow) leaves p, and the solve repeats without it (joints, the
+// factor of p's joint rows if any, redone in place for the rows' new places). Returns the
+// solution and the places in p, as given, of the rows left out, ascending.
 // Why: a contact on a joint's line is a combination of the joint's rows -- two plates hinged at
 // the edge where they touch: Bullet's points at the edge's ends lie on the hinge's axis, beyond
 // the reach of its anchor -- and the joint's rates (its drift correction) can leave it short by
 // 1e-4. Failing the group then left out all its contacts, the floor's too: the plates fell
 // through the floor, 11-228 m in 3 s.
-std::pair<gauss::Solution, std::vector<int>> solveLeavingOut(gauss::Problem& p, const gauss::BilateralFactor* joints) {
+std::pair<gauss::Solution, std::vector<int>> solveLeavingOut(gauss::Problem& p, std::optional<gauss::BilateralFactor>& joints) {
   std::vector<int> place(p.rows.size()), out;
   std::iota(place.begin(), place.end(), 0);
-  std::optional<gauss::BilateralFactor> redone;
   for (;;) {
-    gauss::Solution s = solve(p, joints);
+    gauss::Solution s = solve(p, joints ? &*joints : nullptr);
     if (s.ok || s.conflictRow < 0) {
       std::sort(out.begin(), out.end());
       return {std::move(s), std::move(out)};
@@ -370,7 +368,7 @@ std::pair<gauss::Solution, std::vector<int>> solveLeavingOut(gauss::Problem& p, 
     out.push_back(place[std::size_t(s.conflictRow)]);
     p.rows.erase(p.rows.begin() + s.conflictRow);
     place.erase(place.begin() + s.conflictRow);
-    if (joints) joints = &redone.emplace(p);
+    if (joints) joints.emplace(p);
   }
 }
 
@@ -701,8 +699,6 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   }
   std::string problemMessage;
   std::vector<int> local(n, -1);
-  std::set<std::pair<int, int>> joinedPairs;
-  for (const JoinedPair& j : m_query.joined) joinedPairs.insert({std::min(j.a, j.b), std::max(j.a, j.b)});
   for (const auto& [groupRoot, groupContacts] : groupRows) {
     std::vector<int> contactRows = groupContacts.first;
     const std::vector<int>& nearRows = groupContacts.second;
@@ -751,7 +747,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     // out, named unless the two bodies are joined (then it is the joint's own, on its line)
     const auto leftOut = [&](int k) {
       const ContactManifold& m = manifolds[std::size_t(rows[std::size_t(k)].manifold)];
-      if (m.bodyB >= 0 && joinedPairs.contains({m.bodyA, m.bodyB})) return;
+      const auto joinsThem = [&](const JoinedPair& j) { return std::minmax(j.a, j.b) == std::minmax(m.bodyA, m.bodyB); };
+      if (m.bodyB >= 0 && std::any_of(m_query.joined.begin(), m_query.joined.end(), joinsThem)) return;
       conflict("a contact with " + (m.bodyB >= 0 ? "body \"" + model.bodyNames[std::size_t(m.bodyB)] + "\"" : "a plane") +
                    " left out of this step",
                "it cannot hold together with the joints");
@@ -760,20 +757,16 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     // the joints' rows factored once for the group's solves (compression, restitution, sticking,
     // overlap), where its problem is solved exactly
     std::optional<gauss::BilateralFactor> jointFactor;
-    const auto factorJoints = [&] {
-      if (exactSize(velocityProblem) && velocityProblem.rows.size() > contactRows.size()) jointFactor.emplace(velocityProblem);
-      return jointFactor ? &*jointFactor : nullptr;
-    };
-    const gauss::BilateralFactor* joints = factorJoints();
+    if (exactSize(velocityProblem) && velocityProblem.rows.size() > contactRows.size()) jointFactor.emplace(velocityProblem);
+    const gauss::BilateralFactor* joints = jointFactor ? &*jointFactor : nullptr;
 
     // compression
     if (m_recorder) m_recorder(velocityProblem);
-    const auto [compression, conflicting] = solveLeavingOut(velocityProblem, joints);
+    const auto [compression, conflicting] = solveLeavingOut(velocityProblem, jointFactor);
     for (auto i = conflicting.rbegin(); i != conflicting.rend(); ++i) {
       leftOut(contactRows[std::size_t(*i)]);
       contactRows.erase(contactRows.begin() + *i);
     }
-    if (!conflicting.empty()) joints = factorJoints();
     if (contactRows.empty()) continue;
     if (!compression.ok) {
       conflict("left out of this step", compression.error);
@@ -922,7 +915,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         row.c = cr.restitutes || cr.leaves ? -cm.slop : cr.depth - cm.slop;
       }
       for (int k : nearRows) positionProblem.rows.push_back(contactRow(rows[std::size_t(k)], local, rows[std::size_t(k)].depth - cm.slop));
-      const auto [d, notMoved] = solveLeavingOut(positionProblem, joints);
+      const auto [d, notMoved] = solveLeavingOut(positionProblem, jointFactor);  // (its last use)
       const std::size_t firstJoint = contactRows.size(), firstNear = velocityProblem.rows.size();
       for (int i : notMoved)
         if (i < int(firstJoint) || i >= int(firstNear))
