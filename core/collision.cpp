@@ -31,9 +31,9 @@ Vec3 torusVertex(double majorRadius, int k, int n) {
   return {majorRadius * std::cos(phi), majorRadius * std::sin(phi), 0.0};
 }
 
-// Bodies i and j may touch (the broad phase's filter): both collide and touch bodies, not both fixed, groups.
+// Bodies i and j may touch (the broad phase's filter): both collide, not both fixed, groups.
 bool mayTouch(const CollisionBody& a, const CollisionBody& b) {
-  return a.collides && b.collides && a.touchesBodies && b.touchesBodies && !(a.fixed && b.fixed) &&
+  return a.collides && b.collides && !(a.fixed && b.fixed) &&
          (a.group & b.mask) != 0 && (b.group & a.mask) != 0;
 }
 
@@ -48,7 +48,7 @@ bool sameShape(const CollisionBody& a, const CollisionBody& b) {
   return false;
 }
 bool sameFilter(const CollisionBody& a, const CollisionBody& b) {
-  return a.fixed == b.fixed && a.collides == b.collides && a.touchesBodies == b.touchesBodies && a.group == b.group && a.mask == b.mask;
+  return a.fixed == b.fixed && a.collides == b.collides && a.group == b.group && a.mask == b.mask;
 }
 
 void checkBody(const CollisionBody& b, std::size_t i) {
@@ -218,8 +218,18 @@ double pinDepth(const CollisionBody& b, const Vec3& p) {
   return b.minorRadius - std::hypot(std::hypot(l.x(), l.y()) - b.majorRadius, l.z());
 }
 
-double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b) {
-  return 2.0 * (jointThickness(a) + jointThickness(b));
+namespace {
+// rho of a joint or pin held inside its two sides by these depths (< 0: outside; see
+// jointExclusionRadius and PinnedPoint), at least 2 margin: the contact at the point itself
+double ownOverlapRadius(double inFirst, double inSecond, double margin) {
+  const double own = inFirst + inSecond > 0.0 ? 2.0 * (std::max(0.0, inFirst) + std::max(0.0, inSecond)) : 0.0;
+  return std::max(own, 2.0 * margin);
+}
+}  // namespace
+
+double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b, const Vec3& anchor, double margin) {
+  if (a.shape == Shape::Torus || b.shape == Shape::Torus) return 2.0 * (jointThickness(a) + jointThickness(b));
+  return ownOverlapRadius(std::max(0.0, depthInside(a, anchor)), std::max(0.0, depthInside(b, anchor)), margin);
 }
 
 double depthInside(const CollisionBody& b, const Vec3& p) {
@@ -529,8 +539,7 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
   // a pin's radius against the world (PinnedPoint): inWorld is the anchor's depth inside the
   // plane's solid or the fixed body (< 0 outside)
   const auto pinRho = [&](const CollisionBody& b, const Vec3& p, double inWorld) {
-    const double inBody = std::max(0.0, pinDepth(b, p));
-    return inBody + inWorld > 0.0 ? 2.0 * (inBody + std::max(0.0, inWorld)) : 2.0 * query.margin;
+    return ownOverlapRadius(std::max(0.0, pinDepth(b, p)), inWorld, query.margin);
   };
   // pairs joined deep inside both: no contacts (jointIsInside)
   std::set<std::pair<int, int>> inside;
@@ -602,8 +611,11 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
     if (const auto j = anchors.find(key); j != anchors.end()) {
-      const double rho = jointExclusionRadius(A, B);
-      shareWithJoint(cs, j->second, [rho](const Vec3&) { return rho; });
+      shareWithJoint(cs, j->second, [&](const Vec3& p) { return jointExclusionRadius(A, B, p, query.margin); });
+      // the contacts within the bodies' joint thicknesses of the joint: its stop (Contact::atJoint)
+      const double stop = 2.0 * (jointThickness(A) + jointThickness(B));
+      for (Contact& c : cs)
+        for (const Reach& r : j->second) c.atJoint = c.atJoint || r.distance(0.5 * (c.pointA + c.pointB)) < stop;
     }
     // a body pinned to the world against a fixed body (the world too)
     for (const int moving : {a, b}) {

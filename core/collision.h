@@ -53,7 +53,6 @@ struct CollisionBody {
   Quat q = Quat::Identity();           // body -> world (unit)
   bool fixed = false;                  // never moves: no contact with another fixed body or a plane
   bool collides = true;                // false: no contact at all (an inactive body, a ghost)
-  bool touchesBodies = true;           // false: contacts with the planes only (a part still assembling)
   // Bodies i and j may touch only if (group_i & mask_j) and (group_j & mask_i) are non-zero.
   std::uint32_t group = 1;
   std::uint32_t mask = 0xffffffffu;
@@ -102,6 +101,10 @@ struct Contact {
   // holds is depth - jointDepth (> -margin).
   double jointDepth = 0.0;             // m
   double held() const { return depth - jointDepth; }
+  // Within 2 (t_A + t_B) of the anchor of a joint between the pair (jointThickness): the joint's
+  // stop, whose lever about the joint is short and whose row nearly repeats the joint's. It does
+  // not bounce (ContactStage).
+  bool atJoint = false;
   bool operator==(const Contact&) const = default;
 };
 
@@ -180,22 +183,26 @@ double jointThickness(const CollisionBody& b);
 // How deep a point lies inside a body for a pin (PinnedPoint), m: depthInside, but for a torus
 // the depth inside its tube (a torus is not convex, but its tube around a point of it is).
 double pinDepth(const CollisionBody& b, const Vec3& p);
-// Contacts of a joined pair whose midpoint (pointA + pointB) / 2 is closer to the anchor than
-//   rho = 2 (t_A + t_B)
-// are the joint's. Two shapes meeting at an anchor overlap there: two capsules of radius r sharing
-// an end reach their deepest overlap at that end, and the contact's points lie on the balls of
-// radius r around it (midpoint within r); a rod's end at a sphere's surface or a box's face
-// touches within its radius. Twice the sum leaves room for a joint that is not yet assembled
-// and for a box's or torus's flat side, and is small against the bodies' lengths, so a folded
-// hinge's far ends (a body length away) still collide -- where the joint is at the bodies'
-// surfaces; joined deep inside both they do not collide at all (jointIsInside).
-// Inside rho a contact counts rho - d of its depth as the joint's (JoinedPair), not all of it:
-// dropped whole, an overlap grown unseen inside rho (a box's corner joined to another's face,
-// folded through that face) came out of it 47 mm deep, and pushing that out at once gave the
-// model 2.4 % more energy. Counted so, a contact sets in with nothing to push out wherever its
-// overlap grows faster than its distance to the anchor shrinks, and the joint's own overlap
-// (depth at most t_A + t_B within t_A + t_B of the anchor) is never held.
-double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b);
+// The reach rho of a joint's own overlap (JoinedPair): a contact of the joined pair whose
+// midpoint (pointA + pointB) / 2 is at a distance d < rho from the anchor counts rho - d of its
+// depth as the joint's (Contact::jointDepth) and holds only the rest. Two bodies held at an anchor
+// inside them by p_A and p_B (depthInside, >= 0) overlap around it by up to p_A + p_B, within that
+// of it: two capsules of radius r sharing an end (r + r, their end caps), a rod's end at a ball's
+// or box's surface (the rod's radius), a box's face centre to another's (nothing). So
+//   rho = 2 (p_A + p_B), or 2 margin where both are 0
+// (joined at points of their surfaces: only the contact at the joint itself, which the joint's
+// rows hold). A torus: rho = 2 (t_A + t_B), t = jointThickness (hooked at its rim, its tube wraps
+// around what holds it along an arc as long as the hoop, far from the anchor). Joined deep inside
+// both they do not collide at all (jointIsInside).
+// Counting rho - d, not the whole depth: dropped whole within rho, an overlap grown unseen (a box's
+// corner joined to another's face, folded through that face) came out of it 47 mm deep, and
+// pushing that out at once gave the model 2.4 % more energy; counted so, a contact sets in with
+// nothing to push out wherever its overlap grows faster than its distance to the anchor shrinks.
+// (rho was 2 (t_A + t_B) for every pair, the bodies' thicknesses whatever the anchor: bodies joined
+// at their surfaces passed through each other near the joint -- a ball joined by its surface to
+// another's swung through it, two cubes joined face centre to face centre folded 2.6 mm into
+// each other.)
+double jointExclusionRadius(const CollisionBody& a, const CollisionBody& b, const Vec3& anchor, double margin);
 // How deep a point lies inside a body, m: its distance to the surface inside (for a box, to the
 // nearest face's plane), negative outside; a torus, which is not convex, -infinity.
 double depthInside(const CollisionBody& b, const Vec3& p);

@@ -82,13 +82,15 @@ class ContactStage {
   // assembled: per constraint part, whether it has been met since it became active
   // (StepMemory::assembled). A body with a joint still assembling is not in place yet and takes
   // no contacts with other bodies (it passes through them on its way, as without contacts), only
-  // with the planes; every present
-  // joint, assembling or not, is an equality row holding its rate, so an impact on a body in
-  // place reaches the bodies joined to it. kickedFrom: the velocity-level steps' kinematics
+  // with the planes; the pairs it overlaps on its way go on passing through each other until they
+  // come apart (passing: StepMemory::passing, updated here). Every present joint, assembling or
+  // not, is an equality row holding its rate, so an impact on a body in place reaches the bodies
+  // joined to it. kickedFrom: the velocity-level steps' kinematics
   // before their kick (whose velocities' change over the kick gives a contact's acceleration,
   // for restitution); null after the step (RK4, RK45).
   std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
-                      const std::vector<std::uint8_t>& assembled, const std::vector<BodyKinematics>* kickedFrom = nullptr);
+                      const std::vector<std::uint8_t>& assembled, std::vector<std::pair<int, int>>& passing,
+                      const std::vector<BodyKinematics>* kickedFrom = nullptr);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
   // Whether the last resolve found the body touching something or within the near margin of it

@@ -70,6 +70,13 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     }
   }
 
+  // bodies passing through each other (contacts): the same pairs, by name
+  for (const auto& [a, b] : oldState.memory.passing) {
+    const int i = newModel.findBody(oldModel.bodyNames[size_t(a)]), j = newModel.findBody(oldModel.bodyNames[size_t(b)]);
+    if (i >= 0 && j >= 0) st.memory.passing.push_back(std::minmax(i, j));
+  }
+  std::sort(st.memory.passing.begin(), st.memory.passing.end());
+
   // constraints: warm start and assembled flags by name, when the definition is unchanged
   for (size_t c = 0; c < newModel.constraints.size(); ++c) {
     const std::string& name = newModel.constraintNames[c];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/math.h"
@@ -92,6 +93,9 @@ struct StepMemory {
   std::vector<Vec3> velocityIntegral;  // per constraint: a velocity constraint's error integrated over the steps
                                        // since it became active, int g dt (Constraint::nonholonomic), m; zero
                                        // for the others and while inactive
+  // contacts: the pairs of bodies (lower index first, ascending) passing through each other since
+  // one of them met the other while its joints assembled, until they come apart (ContactStage)
+  std::vector<std::pair<int, int>> passing;
 };
 
 struct State {

@@ -311,20 +311,35 @@ TEST(Collision, JoinedPairsSkipContactsAtTheJoint) {
   // asked to collide: every contact
   EXPECT_EQ(colCount(colDetect({a, folded}, {}, {{.a = 1, .b = 0, .anchor = hinge2.anchor, .collide = true}})), 2u);
   EXPECT_EQ(kept[0].contacts[0].jointDepth, 0.0);
-  // the radius: 2 (r + r) for two rods; a contact outside it holds its whole depth, one at a
-  // distance rho - e counts e of its depth as the joint's, and is dropped when that is all of it
-  EXPECT_DOUBLE_EQ(jointExclusionRadius(a, folded), 4 * r);
+  // the radius: 2 (p_A + p_B), the anchor's depths in the two rods (between their axes: r - d/2
+  // each); a contact outside it holds its whole depth, one at a distance rho - e counts e of its
+  // depth as the joint's, and is dropped when that is all of it
+  const double rho = 4 * (r - d / 2);
+  EXPECT_DOUBLE_EQ(jointExclusionRadius(a, folded, hinge2.anchor, 1e-3), rho);
   const auto farEnd = [&](double distance) {
     return colDetect({a, folded}, {}, {hinge2, {.a = 0, .b = 1, .anchor = Vec3(distance, d / 2, 0)}});
   };
-  auto c = farEnd(4 * r + 1e-6);
+  auto c = farEnd(rho + 1e-6);
   ASSERT_EQ(colCount(c), 1u);
   EXPECT_EQ(c[0].contacts[0].jointDepth, 0.0);
-  c = farEnd(4 * r - 0.01);
+  c = farEnd(rho - 0.01);
   ASSERT_EQ(colCount(c), 1u);
   EXPECT_NEAR(c[0].contacts[0].jointDepth, 0.01, 1e-12);
   EXPECT_NEAR(c[0].contacts[0].depth, 2 * r - d, 1e-12);  // the geometry as it is
-  EXPECT_EQ(colCount(farEnd(4 * r - (2 * r - d) - 1e-6)), 0u);
+  EXPECT_EQ(colCount(farEnd(rho - (2 * r - d) - 1e-6)), 0u);
+  // rods sharing an end: 2 (r + r); a rod's end at a ball's surface: 2 r; two balls joined at
+  // points of their surfaces: 2 margin, the contact at the joint only; a torus: 2 (t_A + t_B)
+  const CollisionBody ball = colSphere(Vec3(2, 0, 0), 0.1), other = colSphere(Vec3(2.2, 0, 0), 0.1);
+  EXPECT_NEAR(jointExclusionRadius(a, bent, Vec3(1, 0, 0), 1e-3), 4 * r, 1e-12);
+  EXPECT_NEAR(jointExclusionRadius(colRod(Vec3(1.9, 0, 0), Vec3(1, 0, 0), r), ball, Vec3(1.9, 0, 0), 1e-3), 2 * r, 1e-12);
+  EXPECT_DOUBLE_EQ(jointExclusionRadius(ball, other, Vec3(2.1, 0, 0), 1e-3), 2e-3);
+  const CollisionBody ring = colTorus(Vec3(2.3, 0, 0), 0.2, 0.03);
+  EXPECT_DOUBLE_EQ(jointExclusionRadius(ring, other, Vec3(2.1, 0, 0), 1e-3), 2 * (0.23 + 0.1));
+  // a hinge holds its pair along its axis line: a contact anywhere near that line is its own
+  // (two plates hinged at the edge where they touch: the edge's ends, a plate's width away)
+  // (the anchor as hinge2's; an axis across the line leaves the far end's contact, as the point)
+  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {{.a = 0, .b = 1, .anchor = hinge2.anchor, .axis = Vec3(2, 0, 0)}})), 0u);
+  EXPECT_EQ(colCount(colDetect({a, folded}, {}, {{.a = 0, .b = 1, .anchor = hinge2.anchor, .axis = Vec3::UnitZ()}})), 1u);
 }
 
 // A body pinned to the world (a nail) at a point inside it whose ball of material reaches into a
@@ -441,9 +456,16 @@ TEST(Collision, SamePosesGiveTheSameListWhateverCameBefore) {
   EXPECT_FALSE(d.detect(qc).empty());
   const auto again = d.detect(qa);
   ASSERT_EQ(first, again);  // == on every double: bitwise but for the sign of zero
+  // (field by field: the struct's padding is not part of it)
+  const auto same = [](const Contact& a, const Contact& b) {
+    const auto bits = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+    return a.bodyA == b.bodyA && a.bodyB == b.bodyB && a.atJoint == b.atJoint && bits(a.depth, b.depth) &&
+           bits(a.jointDepth, b.jointDepth) && std::memcmp(a.pointA.data(), b.pointA.data(), sizeof(Vec3)) == 0 &&
+           std::memcmp(a.pointB.data(), b.pointB.data(), sizeof(Vec3)) == 0 &&
+           std::memcmp(a.normal.data(), b.normal.data(), sizeof(Vec3)) == 0;
+  };
   for (std::size_t m = 0; m < first.size(); ++m)
-    for (std::size_t k = 0; k < first[m].contacts.size(); ++k)
-      EXPECT_EQ(std::memcmp(&first[m].contacts[k], &again[m].contacts[k], sizeof(Contact)), 0);
+    for (std::size_t k = 0; k < first[m].contacts.size(); ++k) EXPECT_TRUE(same(first[m].contacts[k], again[m].contacts[k]));
   // a fresh detector agrees too
   CollisionDetector fresh;
   EXPECT_EQ(fresh.detect(qa), first);
