@@ -764,10 +764,13 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     // A group whose contacts are all joints' stops (Contact::atJoint) has nothing but joined
     // pairs touching next to their joints: what its contacts cannot meet is the joints' own
     // overlap and goes unsaid, as a contact the joints leave short between joined bodies does
-    // (leftOut). (Named, a pendulum of five boxes joined face to face, swinging in the air, was
-    // said to leave its contacts out in 2 % of its steps.)
-    const bool stopsOnly = std::all_of(contactRows.begin(), contactRows.end(), [&](int k) { return rows[std::size_t(k)].atJoint; }) &&
-                           std::all_of(nearRows.begin(), nearRows.end(), [&](int k) { return rows[std::size_t(k)].atJoint; });
+    // (leftOut). (Named, four thick panels hinged edge to edge in a zigzag, in each other at
+    // their hinges from the start, were said in every step to leave an overlap that only a 1 rad
+    // turn would remove; a pendulum of five boxes joined face to face, swinging in the air, was
+    // said to leave its contacts out in 2 % of its steps, before the retry with the joints held
+    // still below.)
+    const auto isStop = [&](int k) { return rows[std::size_t(k)].atJoint; };
+    const bool stopsOnly = std::all_of(contactRows.begin(), contactRows.end(), isStop) && std::all_of(nearRows.begin(), nearRows.end(), isStop);
     const auto conflict = [&](const std::string& what, const std::string& why) {
       if (!problemMessage.empty() || stopsOnly) return;
       problemMessage = "contacts of body \"" + model.bodyNames[std::size_t(members.front())] + "\"" +
@@ -792,56 +795,6 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     if (exactSize(velocityProblem) && velocityProblem.rows.size() > contactRows.size()) jointFactor.emplace(velocityProblem);
     const gauss::BilateralFactor* joints = jointFactor ? &*jointFactor : nullptr;
 
-    // compression
-    if (m_recorder) m_recorder(velocityProblem);
-    const auto [compression, conflicting] = solveLeavingOut(velocityProblem, jointFactor);
-    for (auto i = conflicting.rbegin(); i != conflicting.rend(); ++i) {
-      leftOut(contactRows[std::size_t(*i)]);
-      contactRows.erase(contactRows.begin() + *i);
-    }
-    if (contactRows.empty()) continue;
-    if (!compression.ok) {
-      conflict("left out of this step", compression.error);
-      continue;
-    }
-    Eigen::VectorXd after = compression.acceleration;
-    Eigen::VectorXd impulse = compression.multipliers;
-    // restitution: e' lambda more along the bouncing contacts' rows, through the same rows.
-    // The velocity-level steps call this between kick and drift: u is the velocity the drift
-    // will move with over the step, x' = x + h u, i.e. the motion's mean over the coming step,
-    // and the velocity before the kick was the mean over the last one. With a_n = J (u - u_0) / h
-    // the contact's acceleration over the kick (u_0 the velocities before it; < 0: closing the
-    // contact) the approach at the step's start is v_n - a_n h / 2 (v_n = J u), and the mean over
-    // the coming step of the motion reflected then is
-    //   -e (v_n - a_n h / 2) + a_n h / 2 = -e' v_n,   e' = e - (1 + e) a_n h / (2 v_n),
-    // a little less than e. Reflecting u itself gained 2 g h / |v_n| of the energy per bounce
-    // (0.9 % from 1 m at 1 ms). a_n is every force's and joint's, not gravity's alone: the tip of
-    // a rod pinned at its other end falls at up to 1.5 g, and with J g an elastic rod striking the
-    // floor gained 14 % of its energy in 20 s. RK4 and RK45 call this after the step, on the
-    // motion's value at its end: e' = e there.
-    Eigen::VectorXd bounce = Eigen::VectorXd::Zero(Eigen::Index(velocityProblem.rows.size()));
-    bool bounces = false;
-    for (std::size_t i = 0; i < contactRows.size(); ++i) {
-      const ContactRow& cr = rows[std::size_t(contactRows[i])];
-      if (!cr.restitutes) continue;
-      const double lag = meanVelocities ? -(1.0 + cr.restitution) * cr.pull * h / (2.0 * cr.approach) : 0.0;
-      const double e = std::max(0.0, cr.restitution + lag);
-      bounce(Eigen::Index(i)) = e * compression.multipliers(Eigen::Index(i));
-      bounces = bounces || bounce(Eigen::Index(i)) > 0.0;
-    }
-    if (bounces) {
-      gauss::Problem restitution = velocityProblem;
-      restitution.unconstrained = after + gauss::applyInverseMetricTranspose(velocityProblem, bounce);
-      const gauss::Solution r = solve(restitution, joints);
-      if (r.ok) {
-        after = r.acceleration;
-        impulse += bounce + r.multipliers;
-      } else {
-        conflict("bounce left out of this step", r.error);
-      }
-    }
-    // friction: tangential impulses at the contacts that carry a normal impulse, the normal and
-    // joint impulses adjusting to them (see frictionPhase)
     // (kinetic energy of the group's velocities u, and the metric's inner product)
     const auto inner = [&](const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
       double e = 0.0;
@@ -853,69 +806,147 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       return e;
     };
     const auto energy = [&](const Eigen::VectorXd& u) { return 0.5 * inner(u, u); };
-    std::vector<Eigen::Vector2d> tangential;
-    const Eigen::VectorXd frictionless = after, frictionlessImpulse = impulse;
-    const bool stuck = !bounces && exactSize(velocityProblem) &&
-                       stickingStart(rows, contactRows, local, velocityProblem, joints, impulse, after, tangential);
-    // The sweeps run to their tolerance (at most 500) in a resting group, whose slip would creep
-    // on as long as it rests (see stickingStart). A group with a contact slipping faster than a
-    // resting one (restingSpeed), or one that bounces (an impact, restitutes), moves: 30 sweeps,
-    // as a large group's. Its friction is then that
-    // of an unfinished projected Gauss-Seidel, as in Bullet (10 sweeps by default) or Box2D:
-    // within each contact's disc and taking energy (below), its joints at their rates (the
-    // sweeps end with them), not Coulomb's to 1e-9 m/s. (A shaken bin of 30 mixed bodies ran 500
-    // sweeps in most of its groups of 2-8 bodies, still changing rates by 1e-3 m/s at the last;
-    // a chain of ten boxes settling on the floor, its links knocking on it in 3.5 groups a step,
-    // ran 240-290 sweeps in each, 80 % of its run.) A group with a joint's stop (Contact::atJoint)
-    // also takes 30: the stop's rows nearly repeat its joint's, and projected Gauss-Seidel between
-    // them converges slowly (a 10-link box chain swinging with its links against each other's
-    // stops swept 460-500 times a substep, still changing rates by 3e-5 m/s at the last, and ran
-    // 1-3 ms a step; six cubes joined face to face, at rest on the floor, 460 sweeps and 1.7 ms).
-    // At rest such a group is stuck by stickingStart once its slip is small (the six cubes: one
-    // sweep a step, kinetic energy 1e-35 J).
-    double slipping = 0.0;  // (the fastest friction contact's slip now)
-    if (!stuck)
-      for (int k : contactRows) {
-        const ContactRow& cr = rows[std::size_t(k)];
-        if (std::max(cr.friction, cr.staticFriction) > 0.0) slipping = std::max(slipping, slipOf(cr, local, after).norm());
-      }
-    const bool stops = std::any_of(contactRows.begin(), contactRows.end(), [&](int k) { return rows[std::size_t(k)].atJoint; });
-    const int sweeps = exactSize(velocityProblem) && !bounces && slipping <= restingSpeed && !stops ? 500 : kSweeps;
-    m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential);
-    // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
-    // at what restitution gave it while the tangential impulse turns the body, and the normal
-    // impulse that keeps that rate then can give more than friction took (Kane's paradox of
-    // Newton's law with friction, here after a Poisson bounce): a fat rod (e = 0.87, mu = 0.41)
-    // landing on an end, spinning, left the floor with 0.8 J more than it hit it with. So the
-    // phase's change du is taken as far as it keeps the energy of the frictionless result u_0:
-    // E(u_0 + s du) - E(u_0) = s (<u_0, du>_M + s |du|^2_M / 2) <= 0 for s <= -2 <u_0, du> / |du|^2
-    // (s = 1 when friction dissipates, as it does wherever nothing bounces). u_0 + s du meets every
-    // row that both meet (joint rates, contact rates >= 0: a convex combination).
-    if (!tangential.empty()) {
-      const Eigen::VectorXd du = after - frictionless;
-      const double g = inner(frictionless, du), q = inner(du, du);
-      if (q > 0.0 && g + 0.5 * q > 1e-12 * energy(frictionless)) {
-        const double s = g < 0.0 ? std::min(1.0, -2.0 * g / q) : 0.0;
-        after = frictionless + s * du;
-        impulse = frictionlessImpulse + s * (impulse - frictionlessImpulse);
-        for (Eigen::Vector2d& f : tangential) f *= s;
-      }
-    }
     // Contacts take energy or keep it: projecting onto the cone of contact rates >= 0 cannot
     // lengthen u in the metric M, restitution (e <= 1) gives back at most what compression
-    // took, friction takes (above). Only the joints' rows can add energy, because they keep their rates
-    // J u (not 0): a contact next to a joint that keeps a rate there needs a large turn to meet
-    // both (a link hooked into a door, its tube 3 cm in the door's slab, took a 2e10 N impulse
-    // and blew up). So when the stage would leave the group with more than a tenth more energy
-    // than the step gave it (and more than a body creeping at the resting speed has), its
-    // contacts fight its joints: they are left out of this step, and the conflict is named.
+    // took, friction takes (below). Only the joints' rows can add energy, because they keep their
+    // rates J u (not 0: their drift correction): a contact next to a joint that keeps a rate there
+    // needs a large turn to meet both (a link hooked into a door, its tube 3 cm in the door's
+    // slab, took a 2e10 N impulse and blew up), and a joint's stop, whose rows nearly repeat the
+    // joint's, a huge one (ten cubes joined face to face, dropped onto the floor: 1.9e10 J). So
+    // when the stage would leave the group with more than a tenth more energy than the step gave
+    // it (and more than a body creeping at the resting speed has), the group is met once more
+    // with its joints held still for the step, J u+ = 0. Its admissible velocities are then a cone
+    // with its apex at 0, whose nearest point to u in M is no longer than u: compression adds no
+    // energy, and the joints' drift is left to the projection and the next steps. (Before, its
+    // contacts were left out, the floor's too: the ten cubes went 0.05 mm into the floor and
+    // fifteen spinning elastic ones 11 mm into each other.) Only if that too adds energy are its
+    // contacts left out of this step, and the conflict is named.
     double creep = 0.0;
     for (const gauss::BodyMetric& b : velocityProblem.bodies) creep += 0.5 * b.mass * restingSpeed * restingSpeed;
-    const double before = energy(velocityProblem.unconstrained), gained = energy(after) - before;
-    if (gained > 0.1 * before + creep) {
-      char why[160];
-      std::snprintf(why, sizeof why, "meeting them with its joints would add %.3g J to %.3g J of motion", gained, before);
-      conflict("left out of this step", why);
+    const double before = energy(velocityProblem.unconstrained);
+    const bool jointRates = std::any_of(velocityProblem.rows.begin(), velocityProblem.rows.end(),
+                                        [](const gauss::Row& r) { return r.equality && r.c != 0.0; });
+    Eigen::VectorXd after, impulse;
+    std::vector<Eigen::Vector2d> tangential;
+    bool met = false, again = true;
+    for (int attempt = 0; attempt < 2 && again; ++attempt) {
+      again = false;
+      if (attempt == 1)
+        for (gauss::Row& row : velocityProblem.rows)
+          if (row.equality) row.c = 0.0;
+      // compression
+      if (m_recorder) m_recorder(velocityProblem);
+      const auto [compression, conflicting] = solveLeavingOut(velocityProblem, jointFactor);
+      for (auto i = conflicting.rbegin(); i != conflicting.rend(); ++i) {
+        leftOut(contactRows[std::size_t(*i)]);
+        contactRows.erase(contactRows.begin() + *i);
+      }
+      if (contactRows.empty()) break;
+      if (!compression.ok) {
+        conflict("left out of this step", compression.error);
+        break;
+      }
+      after = compression.acceleration;
+      impulse = compression.multipliers;
+      tangential.clear();
+      // restitution: e' lambda more along the bouncing contacts' rows, through the same rows.
+      // The velocity-level steps call this between kick and drift: u is the velocity the drift
+      // will move with over the step, x' = x + h u, i.e. the motion's mean over the coming step,
+      // and the velocity before the kick was the mean over the last one. With a_n = J (u - u_0) / h
+      // the contact's acceleration over the kick (u_0 the velocities before it; < 0: closing the
+      // contact) the approach at the step's start is v_n - a_n h / 2 (v_n = J u), and the mean over
+      // the coming step of the motion reflected then is
+      //   -e (v_n - a_n h / 2) + a_n h / 2 = -e' v_n,   e' = e - (1 + e) a_n h / (2 v_n),
+      // a little less than e. Reflecting u itself gained 2 g h / |v_n| of the energy per bounce
+      // (0.9 % from 1 m at 1 ms). a_n is every force's and joint's, not gravity's alone: the tip of
+      // a rod pinned at its other end falls at up to 1.5 g, and with J g an elastic rod striking the
+      // floor gained 14 % of its energy in 20 s. RK4 and RK45 call this after the step, on the
+      // motion's value at its end: e' = e there.
+      Eigen::VectorXd bounce = Eigen::VectorXd::Zero(Eigen::Index(velocityProblem.rows.size()));
+      bool bounces = false;
+      for (std::size_t i = 0; i < contactRows.size(); ++i) {
+        const ContactRow& cr = rows[std::size_t(contactRows[i])];
+        if (!cr.restitutes) continue;
+        const double lag = meanVelocities ? -(1.0 + cr.restitution) * cr.pull * h / (2.0 * cr.approach) : 0.0;
+        const double e = std::max(0.0, cr.restitution + lag);
+        bounce(Eigen::Index(i)) = e * compression.multipliers(Eigen::Index(i));
+        bounces = bounces || bounce(Eigen::Index(i)) > 0.0;
+      }
+      if (bounces) {
+        gauss::Problem restitution = velocityProblem;
+        restitution.unconstrained = after + gauss::applyInverseMetricTranspose(velocityProblem, bounce);
+        const gauss::Solution r = solve(restitution, joints);
+        if (r.ok) {
+          after = r.acceleration;
+          impulse += bounce + r.multipliers;
+        } else {
+          conflict("bounce left out of this step", r.error);
+        }
+      }
+      // friction: tangential impulses at the contacts that carry a normal impulse, the normal and
+      // joint impulses adjusting to them (see frictionPhase)
+      const Eigen::VectorXd frictionless = after, frictionlessImpulse = impulse;
+      const bool stuck = !bounces && exactSize(velocityProblem) &&
+                         stickingStart(rows, contactRows, local, velocityProblem, joints, impulse, after, tangential);
+      // The sweeps run to their tolerance (at most 500) in a resting group, whose slip would creep
+      // on as long as it rests (see stickingStart). A group with a contact slipping faster than a
+      // resting one (restingSpeed), or one that bounces (an impact, restitutes), moves: 30 sweeps,
+      // as a large group's. Its friction is then that
+      // of an unfinished projected Gauss-Seidel, as in Bullet (10 sweeps by default) or Box2D:
+      // within each contact's disc and taking energy (below), its joints at their rates (the
+      // sweeps end with them), not Coulomb's to 1e-9 m/s. (A shaken bin of 30 mixed bodies ran 500
+      // sweeps in most of its groups of 2-8 bodies, still changing rates by 1e-3 m/s at the last;
+      // a chain of ten boxes settling on the floor, its links knocking on it in 3.5 groups a step,
+      // ran 240-290 sweeps in each, 80 % of its run.) A group with a joint's stop (Contact::atJoint)
+      // also takes 30: the stop's rows nearly repeat its joint's, and projected Gauss-Seidel between
+      // them converges slowly (a 10-link box chain swinging with its links against each other's
+      // stops swept 460-500 times a substep, still changing rates by 3e-5 m/s at the last, and ran
+      // 1-3 ms a step; six cubes joined face to face, at rest on the floor, 460 sweeps and 1.7 ms).
+      // At rest such a group is stuck by stickingStart once its slip is small (the six cubes: one
+      // sweep a step, kinetic energy 1e-35 J).
+      double slipping = 0.0;  // (the fastest friction contact's slip now)
+      if (!stuck)
+        for (int k : contactRows) {
+          const ContactRow& cr = rows[std::size_t(k)];
+          if (std::max(cr.friction, cr.staticFriction) > 0.0) slipping = std::max(slipping, slipOf(cr, local, after).norm());
+        }
+      const bool stops = std::any_of(contactRows.begin(), contactRows.end(), isStop);
+      const int sweeps = exactSize(velocityProblem) && !bounces && slipping <= restingSpeed && !stops ? 500 : kSweeps;
+      m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential);
+      // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
+      // at what restitution gave it while the tangential impulse turns the body, and the normal
+      // impulse that keeps that rate then can give more than friction took (Kane's paradox of
+      // Newton's law with friction, here after a Poisson bounce): a fat rod (e = 0.87, mu = 0.41)
+      // landing on an end, spinning, left the floor with 0.8 J more than it hit it with. So the
+      // phase's change du is taken as far as it keeps the energy of the frictionless result u_0:
+      // E(u_0 + s du) - E(u_0) = s (<u_0, du>_M + s |du|^2_M / 2) <= 0 for s <= -2 <u_0, du> / |du|^2
+      // (s = 1 when friction dissipates, as it does wherever nothing bounces). u_0 + s du meets every
+      // row that both meet (joint rates, contact rates >= 0: a convex combination).
+      if (!tangential.empty()) {
+        const Eigen::VectorXd du = after - frictionless;
+        const double g = inner(frictionless, du), q = inner(du, du);
+        if (q > 0.0 && g + 0.5 * q > 1e-12 * energy(frictionless)) {
+          const double s = g < 0.0 ? std::min(1.0, -2.0 * g / q) : 0.0;
+          after = frictionless + s * du;
+          impulse = frictionlessImpulse + s * (impulse - frictionlessImpulse);
+          for (Eigen::Vector2d& f : tangential) f *= s;
+        }
+      }
+      // (the energy check: see above the loop)
+      const double gained = energy(after) - before;
+      if (gained > 0.1 * before + creep) {
+        if (attempt == 0 && jointRates) {
+          again = true;
+          continue;
+        }
+        char why[160];
+        std::snprintf(why, sizeof why, "meeting them with its joints would add %.3g J to %.3g J of motion", gained, before);
+        conflict("left out of this step", why);
+        break;
+      }
+      met = true;
+    }
+    if (!met) {
       for (int k : contactRows) m_reports[std::size_t(rows[std::size_t(k)].report)].impulse = 0.0;
       for (int b : members) local[std::size_t(b)] = -1;
       continue;
