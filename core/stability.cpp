@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/body.h"
+#include "core/constraints/point_to_nail.h"
 #include "core/path.h"
 
 // Derivations. Every part is the oscillator x'' + gamma x' + omega2 x = 0, stepped with h.
@@ -195,6 +196,7 @@ class Checker {
       for (Finding& f : checkForce(m_s.forces[i]))
         add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
     checkEvents();
+    checkNails();
     return std::move(m_out);
   }
 
@@ -584,6 +586,34 @@ class Checker {
         for (const Finding& f : checkForce(fd)) own.emplace(f.field, f.severity);
         for (Finding& f : checkForce(g, when))
           if (!own.count({f.field, f.severity})) add(place, f.severity, std::move(f.text));
+      }
+    }
+  }
+
+  // A nail behind a plane (below the floor) with contacts on: the point held to it stays in the
+  // plane, and the body's contact there, which the nail leaves short, is left out of every step
+  // (named at run time as a contact its joints hold where contacts cannot). Said before the run,
+  // with how far to move the nail. A nail on the plane, as a click on the floor places it, is
+  // not behind it.
+  void checkNails() {
+    if (!m_st.contacts) return;
+    for (size_t i = 0; i < m_s.nails.size(); ++i) {
+      const NailDef& nail = m_s.nails[i];
+      std::string held;  // the colliding bodies held to it
+      for (const ConstraintDef& c : m_s.constraints) {
+        const PointToNailDef* d = c.params.get<PointToNailDef>();
+        const auto b = d && d->nail == nail.name ? m_bodies.find(d->point.body) : m_bodies.end();
+        if (b == m_bodies.end() || !m_s.bodies[size_t(b->second)].collides) continue;
+        held += (held.empty() ? "\"" : ", \"") + d->point.body + "\"";
+      }
+      if (held.empty()) continue;
+      for (const PlaneDef& plane : m_s.planes) {
+        const double behind = -(nail.position - plane.point).dot(plane.normal.normalized());
+        if (behind > 1e-9)
+          add("nails[" + std::to_string(i) + "].position", StabilitySeverity::Warn,
+              "nail \"" + nail.name + "\" is " + num(behind) + " m under the surface of plane \"" + plane.name + "\" and holds " + held +
+                  " there: with contacts on, that contact cannot hold and is left out every step; move the nail at least " +
+                  num(behind) + " m out of the plane");
       }
     }
   }

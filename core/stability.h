@@ -4,7 +4,9 @@
 //     x'' + gamma x' + omega2 x = 0
 // (a constraint's deviation under its tau or Baumgarte feedback, a spring's stretch on the
 // effective mass at its ends, a body's velocity under viscous damping) and asks whether the
-// integrator's one-step map of it grows. The derivations are in core/stability.cpp. Severity:
+// integrator's one-step map of it grows. The derivations are in core/stability.cpp. One more
+// check is geometric: a nail under a plane's surface, with contacts on, holds a body where its
+// contact cannot (checkNails). Severity:
 //   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
 //             crawl): the run may still go, but not as the numbers say
 //   Diverges  the step map of the linearized part grows every step: certainly unstable

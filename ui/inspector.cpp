@@ -191,6 +191,7 @@ void Inspector::showStabilityWarnings() {
     case Selection::Kind::Settings: prefix = "settings."; break;
     case Selection::Kind::Constraint: indexIn(s.constraints, "constraints"); break;
     case Selection::Kind::Force: indexIn(s.forces, "forces"); break;
+    case Selection::Kind::Nail: indexIn(s.nails, "nails"); break;
     default: break;
   }
   QStringList lines;

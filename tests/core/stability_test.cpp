@@ -521,6 +521,41 @@ TEST(Stability, OnlyNewDivergencesCountForAnEdit) {
   EXPECT_EQ(newWarnings(old, risky).size(), 1u);
 }
 
+TEST(Stability, ANailUnderTheFloorIsSaidBeforeTheRun) {
+  // A ball held by its side to a nail 5 cm under the floor, contacts on: the held point stays
+  // in the floor, and the run leaves the ball's floor contact out of every step. `check` and
+  // File > Open say so first, with how far to move the nail.
+  Scene s;
+  s.settings.contacts = true;
+  s.planes.push_back({.name = "floor"});
+  s.nails.push_back({"pin", Vec3(0, 0, -0.05)});
+  s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, -0.05), 0.1));
+  s.constraints.push_back(test::pointToNail("hold", pt("ball", "left"), "pin"));
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws, "nails[0].position");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+  EXPECT_NE(w->message.find("nail \"pin\" is 0.05 m under the surface of plane \"floor\" and holds \"ball\""), std::string::npos)
+      << w->message;
+  EXPECT_NE(w->message.find("move the nail at least 0.05 m"), std::string::npos) << w->message;
+  auto sim = test::simulate(s);
+  ASSERT_TRUE(sim->advanceTo(0.05).ok);
+  EXPECT_FALSE(sim->contactProblem().empty());  // what the warning foretold
+
+  // on the floor (where a click on it places a nail), with contacts off, or holding a body that
+  // does not collide: nothing to say
+  Scene on = s;
+  on.nails[0].position.z() = 0.0;
+  on.bodies[0].position.z() = 0.0;
+  EXPECT_EQ(find(stabilityWarnings(on), "nails[0].position"), nullptr);
+  Scene off = s;
+  off.settings.contacts = false;
+  EXPECT_EQ(find(stabilityWarnings(off), "nails[0].position"), nullptr);
+  Scene ghost = s;
+  ghost.bodies[0].collides = false;
+  EXPECT_EQ(find(stabilityWarnings(ghost), "nails[0].position"), nullptr);
+}
+
 TEST(Stability, TheBundledExamplesHaveNoWarnings) {
   for (const auto& f : std::filesystem::directory_iterator(TETHER_EXAMPLES_DIR)) {
     if (f.path().extension() != ".json") continue;

@@ -780,6 +780,38 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A nail moved under the floor with contacts on: the edit lands and is said, in the status
+  // bar and under the nail's fields while it is inspected (core/stability.cpp, checkNails).
+  void nailUnderTheFloorIsSaid() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    core::Scene s;
+    s.settings.contacts = true;
+    s.planes.push_back({.name = "floor"});
+    s.nails.push_back({"pin", core::Vec3(0, 0, 0.5)});
+    core::BodyDef ball;
+    ball.name = "ball";
+    ball.shape = core::Shape::Sphere;
+    ball.radius = 0.1;
+    ball.position = core::Vec3(0.1, 0, 0.5);
+    s.bodies.push_back(ball);
+    s.constraints.push_back({.name = "hold", .params = core::PointToNailDef{.point = {.body = "ball", .point = "left"}, .nail = "pin"}});
+    QTemporaryDir dir;
+    const QString path = dir.filePath("nail.json");
+    core::saveScene(s, path.toStdString());
+    QVERIFY(w.openFile(path));
+    QVERIFY(!w.findChild<QMessageBox*>("stabilityBox"));
+    w.select({ui::Selection::Kind::Nail, "pin"});
+    QVERIFY(typeInto(w, "Position.z", "-0.05"));
+    QCOMPARE(w.document().scene().nails[0].position.z(), -0.05);
+    QVERIFY2(w.statusBar()->currentMessage().contains("Warning: nails[0].position: nail \"pin\" is 0.05 m under the surface of plane \"floor\""),
+             qPrintable(w.statusBar()->currentMessage()));
+    auto* warning = w.inspector()->findChild<QLabel*>("stabilityWarnings");
+    QVERIFY(warning);
+    QTRY_VERIFY(warning->isVisible() && warning->text().contains("move the nail at least 0.05 m"));
+    w.document().undoStack()->setClean();
+  }
+
   // Edits, drags, play/pause/step/reset hammered from the UI thread while the solver runs.
   // Run under the ThreadSanitizer preset too.
   void hammer() {
