@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/body.h"
+#include "core/collision.h"
 #include "core/constraints/point_to_nail.h"
 #include "core/path.h"
 
@@ -590,32 +591,69 @@ class Checker {
     }
   }
 
-  // A nail behind a plane (below the floor) with contacts on: the point held to it stays in the
-  // plane, and the body's contact there, which the nail leaves short, is left out of every step
-  // (named at run time as a contact its joints hold where contacts cannot). Said before the run,
-  // with how far to move the nail. A nail on the plane, as a click on the floor places it, is
-  // not behind it.
+  // A nail too near a plane (the floor) with contacts on, holding a body that collides: the
+  // held point lies d deep inside its body (0 on its surface; core/collision.h, pinDepth), so a
+  // nail at height z above the plane (< 0 under its surface) keeps the body in the plane in every
+  // pose where z < d: at a surface point the contact there cannot hold and is left out of every
+  // step; deeper, the overlap is the pin's own and stays, unsaid at run time. Said before the
+  // run, with the height that clears the plane: d - z more for the held point's depth, and
+  // R - z more (R: the body's farthest point from the held one) to keep the body clear of the
+  // plane however it turns. A nail on the plane, as a click on the floor places it, holding a
+  // body by a point of its surface, is not too near.
   void checkNails() {
     if (!m_st.contacts) return;
     for (size_t i = 0; i < m_s.nails.size(); ++i) {
       const NailDef& nail = m_s.nails[i];
-      std::string held;  // the colliding bodies held to it
-      for (const ConstraintDef& c : m_s.constraints) {
-        const PointToNailDef* d = c.params.get<PointToNailDef>();
-        const auto b = d && d->nail == nail.name ? m_bodies.find(d->point.body) : m_bodies.end();
-        if (b == m_bodies.end() || !m_s.bodies[size_t(b->second)].collides) continue;
-        held += (held.empty() ? "\"" : ", \"") + d->point.body + "\"";
-      }
-      if (held.empty()) continue;
       for (const PlaneDef& plane : m_s.planes) {
-        const double behind = -(nail.position - plane.point).dot(plane.normal.normalized());
-        if (behind > 1e-9)
-          add("nails[" + std::to_string(i) + "].position", StabilitySeverity::Warn,
-              "nail \"" + nail.name + "\" is " + num(behind) + " m under the surface of plane \"" + plane.name + "\" and holds " + held +
-                  " there: with contacts on, that contact cannot hold and is left out every step; move the nail at least " +
-                  num(behind) + " m out of the plane");
+        const double z = (nail.position - plane.point).dot(plane.normal.normalized());
+        // the held body that needs the nail highest: its name, d and R
+        std::string worst;
+        double depth = 0.0, reach = 0.0;
+        for (const ConstraintDef& c : m_s.constraints) {
+          const PointToNailDef* d = c.params.get<PointToNailDef>();
+          const auto b = d && d->nail == nail.name ? m_bodies.find(d->point.body) : m_bodies.end();
+          if (b == m_bodies.end()) continue;
+          const BodyDef& body = m_s.bodies[size_t(b->second)];
+          const std::optional<Vec3> p =
+              d->point.kind == PointRef::Kind::BodyLocal ? std::optional(d->point.local) : findPoint(body, d->point.point);
+          if (!body.collides || !p) continue;
+          CollisionBody shape = collisionBody(body);
+          shape.x = Vec3::Zero();
+          shape.q = Quat::Identity();
+          const double in = std::max(0.0, pinDepth(shape, *p));
+          if (!(z < in - 1e-9) || (!worst.empty() && in <= depth)) continue;
+          worst = body.name;
+          depth = in;
+          reach = farthestFrom(shape, *p);
+        }
+        if (worst.empty()) continue;
+        const std::string where = z < 0.0 ? " is " + lim(-z) + " m under the surface of plane \"" + plane.name + "\""
+                                           : " is only " + lim(z) + " m above plane \"" + plane.name + "\"";
+        const std::string how = depth > 1e-9 ? " by a point " + lim(depth) + " m inside it" : " there";
+        add("nails[" + std::to_string(i) + "].position", StabilitySeverity::Warn,
+            "nail \"" + nail.name + "\"" + where + " and holds \"" + worst + "\"" + how +
+                ": with contacts on, the body stays in the plane; move the nail at least " + lim(depth - z) +
+                " m out of the plane (" + lim(reach - z) + " m keeps \"" + worst + "\" clear of it in any pose)");
       }
     }
+  }
+  // The distance from a point p of a body at rest (shape at the origin, unturned) to the body's
+  // farthest point: its reach about p (a torus: a bound, |p| + R + r).
+  static double farthestFrom(const CollisionBody& b, const Vec3& p) {
+    switch (b.shape) {
+      case Shape::Sphere: return p.norm() + b.radius;
+      case Shape::Rod: {
+        const Vec3 h(0.0, 0.0, 0.5 * b.length);
+        return std::max((p - h).norm(), (p + h).norm()) + b.radius;
+      }
+      case Shape::Box: {
+        // the corner on the far side of each axis
+        const Vec3 half = 0.5 * b.size;
+        return (p.cwiseAbs() + half).norm();
+      }
+      case Shape::Torus: return p.norm() + b.majorRadius + b.minorRadius;
+    }
+    return 0.0;
   }
 
   const Scene& m_s;

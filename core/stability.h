@@ -5,8 +5,9 @@
 // (a constraint's deviation under its tau or Baumgarte feedback, a spring's stretch on the
 // effective mass at its ends, a body's velocity under viscous damping) and asks whether the
 // integrator's one-step map of it grows. The derivations are in core/stability.cpp. One more
-// check is geometric: a nail under a plane's surface, with contacts on, holds a body where its
-// contact cannot (checkNails). Severity:
+// check is geometric: a nail too near a plane (under its surface, or above it by less than the
+// held point's depth in its body), with contacts on, holds the body in the plane (checkNails).
+// Severity:
 //   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
 //             crawl): the run may still go, but not as the numbers say
 //   Diverges  the step map of the linearized part grows every step: certainly unstable
