@@ -161,7 +161,8 @@ struct PairResult final : btManifoldResult {
 // axis (JoinedPair::axis).
 struct Reach {
   Vec3 at;
-  Vec3 axis;  // unit, or zero
+  Vec3 axis;         // unit, or zero
+  double gap = 0.0;  // how far apart the joint's two points are (JoinedPair::gap), m
   double distance(const Vec3& p) const {
     const Vec3 r = p - at;
     return (r - r.dot(axis) * axis).norm();
@@ -513,9 +514,9 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     if (j.a < 0 || j.a >= n || j.b < 0 || j.b >= n || j.a == j.b)
       throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs two different body indices below " +
                                   std::to_string(n));
-    if (!j.anchor.allFinite() || !j.axis.allFinite())
-      throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs a finite anchor and axis");
-    if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back({j.anchor, j.axis.normalized()});
+    if (!j.anchor.allFinite() || !j.axis.allFinite() || !(j.gap >= 0.0 && std::isfinite(j.gap)))
+      throw std::invalid_argument("joined pair " + std::to_string(k) + ": needs a finite anchor and axis and a finite gap >= 0");
+    if (!j.collide) anchors[{std::min(j.a, j.b), std::max(j.a, j.b)}].push_back({j.anchor, j.axis.normalized(), j.gap});
   }
   // points pinned to the world, per body
   std::map<int, std::vector<Reach>> pins;
@@ -527,15 +528,33 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     pins[p.body].push_back({p.anchor, Vec3::Zero()});
   }
   // the joint's share of contacts near anchors (JoinedPair, PinnedPoint): rho - d, d the
-  // distance to the anchor (or its line), rhoAt(anchor) its radius (the largest share); the
-  // contacts it leaves nothing to hold are dropped
-  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Reach>& at, const auto& rhoAt) {
+  // distance to the anchor (or its line), rhoAt(anchor) its radius (the largest share), but no
+  // more than the overlap the joint forces, capAt(anchor), for a contact deeper than that; the
+  // contacts it leaves nothing to hold are dropped.
+  // The cap: two convex bodies held at an anchor inside them by p_A and p_B overlap there by
+  // p_A + p_B = rho / 2 (jointExclusionRadius), and turned about it they can always be posed so
+  // that they overlap no deeper, as a rod whose end is held at a box's face lying down on it
+  // (depth r - s sin(phi) at s along it). Deeper is no longer the joint's: a rod whose end is
+  // held at the top of a bar of radius R, swung down over its side by phi, is in it by
+  // r + R (1 - cos phi) at s = R sin(phi) from the anchor; counted rho - d (2 r - s), it sank
+  // 28 degrees into the bar (3.6 mm deeper than its end cap). Counted so, the contact sets in
+  // with nothing to push out and holds what lies beyond p_A + p_B (with 1e-3 of it to spare for
+  // round-off, and the joint's gap while it assembles: its two points apart by g overlap by up
+  // to g more than at their midpoint). A torus hooked at its rim wraps around what holds it
+  // (jointExclusionRadius): no cap.
+  const auto shareWithJoint = [&](std::vector<Contact>& cs, const std::vector<Reach>& at, const auto& rhoAt,
+                                  const auto& capAt) {
     for (const Reach& r : at) {
       const double rho = rhoAt(r.at);
-      for (Contact& c : cs) c.jointDepth = std::max(c.jointDepth, rho - r.distance(0.5 * (c.pointA + c.pointB)));
+      const double cap = capAt(r, rho);
+      for (Contact& c : cs) {
+        const double taper = rho - r.distance(0.5 * (c.pointA + c.pointB));
+        c.jointDepth = std::max(c.jointDepth, c.depth > cap ? std::min(taper, cap) : taper);
+      }
     }
     std::erase_if(cs, [&](const Contact& c) { return !(c.held() > -query.margin); });
   };
+  const auto ownCap = [](const Reach& r, double rho) { return 0.5 * rho * (1.0 + 1e-3) + r.gap; };
   // a pin's radius against the world (PinnedPoint): inWorld is the anchor's depth inside the
   // plane's solid or the fixed body (< 0 outside)
   const auto pinRho = [&](const CollisionBody& b, const Vec3& p, double inWorld) {
@@ -584,7 +603,8 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
                                 .normal = pl.normal, .depth = depth});
       }
       if (const auto pin = pins.find(i); pin != pins.end())
-        shareWithJoint(man.contacts, pin->second, [&](const Vec3& p) { return pinRho(b, p, (pl.point - p).dot(pl.normal)); });
+        shareWithJoint(
+            man.contacts, pin->second, [&](const Vec3& p) { return pinRho(b, p, (pl.point - p).dot(pl.normal)); }, ownCap);
       if (!man.contacts.empty()) planeManifolds[i].push_back(std::move(man));
     }
   }
@@ -611,7 +631,10 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
     im.completeRodContacts(bodies, a, b, tol, cs);
     mergeClose(cs, tol);
     if (const auto j = anchors.find(key); j != anchors.end()) {
-      shareWithJoint(cs, j->second, [&](const Vec3& p) { return jointExclusionRadius(A, B, p, query.margin); });
+      const bool torus = A.shape == Shape::Torus || B.shape == Shape::Torus;
+      shareWithJoint(
+          cs, j->second, [&](const Vec3& p) { return jointExclusionRadius(A, B, p, query.margin); },
+          [&](const Reach& r, double rho) { return torus ? std::numeric_limits<double>::infinity() : ownCap(r, rho); });
       // the contacts within the bodies' joint thicknesses of the joint: its stop (Contact::atJoint)
       const double stop = 2.0 * (jointThickness(A) + jointThickness(B));
       for (Contact& c : cs)
@@ -622,7 +645,8 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
       const CollisionBody& pinned = bodies[std::size_t(moving)];
       const CollisionBody& still = bodies[std::size_t(moving == a ? b : a)];
       if (const auto pin = pins.find(moving); pin != pins.end() && still.fixed)
-        shareWithJoint(cs, pin->second, [&](const Vec3& p) { return pinRho(pinned, p, depthInside(still, p)); });
+        shareWithJoint(
+            cs, pin->second, [&](const Vec3& p) { return pinRho(pinned, p, depthInside(still, p)); }, ownCap);
     }
     if (cs.empty()) continue;
     for (Contact& c : cs) {

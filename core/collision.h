@@ -73,7 +73,10 @@ struct GroundPlane {
 // their midpoint while the joint assembles): a contact between them at a distance d from the
 // anchor closer than rho = jointExclusionRadius has rho - d of its depth counted as the joint's
 // own overlap (Contact::jointDepth), unless collide is set; it holds only what lies beyond that,
-// and is dropped while that is less than -margin. Contacts farther away (the rods of a hinge
+// and is dropped while that is less than -margin. A contact deeper than the overlap the joint
+// forces at its anchor, rho / 2 (and the gap while it assembles), has no more than that counted:
+// a rod whose end is held at a bar's top cannot swing down into the bar (no cap where a torus is
+// one of the pair). Contacts farther away (the rods of a hinge
 // folded onto each other) hold their whole depth -- except where the joint lies deep inside
 // both bodies and neither is a torus (jointIsInside): then the pair does not collide at all.
 // A joint that also keeps the pair turning about an axis through the anchor (a hinge) holds them
@@ -84,6 +87,7 @@ struct JoinedPair {
   int a = -1, b = -1;                  // body indices
   Vec3 anchor = Vec3::Zero();          // world, m
   Vec3 axis = Vec3::Zero();            // unit: the line through anchor the pair turns about; zero: none
+  double gap = 0.0;                    // how far apart the joint's two points are (0: met), m
   bool collide = false;                // true: keep every contact (the joint asked to collide)
 };
 

@@ -607,7 +607,10 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     if (const Vec3 axis = c.jointAxis(ectx); bl.n == 2 && !axis.isZero())
       axes.push_back({.a = bl.b[0], .b = bl.b[1], .axis = axis});  // turning only: no point of its own
     else if (bl.n == 2 && bl.b[0] != bl.b[1])
-      m_query.joined.push_back({.a = bl.b[0], .b = bl.b[1], .anchor = 0.5 * (r.point[0] + r.point[1])});
+      m_query.joined.push_back({.a = bl.b[0],
+                                .b = bl.b[1],
+                                .anchor = 0.5 * (r.point[0] + r.point[1]),
+                                .gap = (r.point[0] - r.point[1]).norm()});
     if (bl.n == 1 && c.pinsToWorld())
       for (const Vec3& p : r.point) m_query.pinned.push_back({.body = bl.b[0], .anchor = p});
     if (r.nb > 0) parts.push_back(r);

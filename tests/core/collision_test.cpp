@@ -358,11 +358,17 @@ TEST(Collision, PinnedPointsShareTheirContactsWithTheWorld) {
   // pinned at its centre, 0.1 inside it and 0.05 over the floor: the pin holds its lower 5 cm in
   // the floor; rho = 2 x 0.1, the midpoint 0.075 away: 0.125 of the 0.05 is the pin's, dropped
   EXPECT_EQ(colCount(detect({ball}, {{.body = 0, .anchor = ball.x}})), 0u);
-  // pinned at a point 0.03 off its axis at the floor's level: rho = 2 (0.1 - |(0.03, 0, -0.05)|)
+  // pinned at a point 0.03 off its axis at the floor's level: rho = 2 (0.1 - |(0.03, 0, -0.05)|),
+  // and the contact is 0.05 deep, more than the pin forces, rho / 2 = 0.042 (turned about the pin
+  // until its centre is over it, the ball is in the floor by that much): rho / 2 is the pin's
+  // (with 1e-3 of it for round-off), not rho - d = 0.044, and the other 8 mm are held
   const Vec3 off(0.03, 0, 0);
   auto c = detect({ball}, {{.body = 0, .anchor = off}});
   ASSERT_EQ(colCount(c), 1u);
-  EXPECT_NEAR(c[0].contacts[0].jointDepth, 2 * (0.1 - (off - ball.x).norm()) - (mid - off).norm(), 1e-12);
+  const double rho = 2 * (0.1 - (off - ball.x).norm());
+  ASSERT_LT(rho / 2, 0.05);
+  ASSERT_LT(rho / 2, rho - (mid - off).norm());
+  EXPECT_NEAR(c[0].contacts[0].jointDepth, rho / 2 * (1 + 1e-3), 1e-12);
   EXPECT_NEAR(c[0].contacts[0].depth, 0.05, 1e-12);  // the geometry as it is
   // pinned at its top, a surface point 0.15 over the floor: the pin forces nothing, all is held
   c = detect({ball}, {{.body = 0, .anchor = Vec3(0, 0, 0.15)}});
@@ -550,6 +556,14 @@ TEST(Collision, BadInputIsNamed) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("joined pair 0"), std::string::npos);
   }
+  const std::vector<CollisionBody> two{colSphere(Vec3::Zero(), 1), colSphere(Vec3(1, 0, 0), 1)};
+  for (const double gap : {-1e-3, std::numeric_limits<double>::quiet_NaN()})
+    try {
+      d.detect({.bodies = two, .joined = {{.a = 0, .b = 1, .gap = gap}}});
+      FAIL() << gap;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("gap >= 0"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -1117,6 +1117,44 @@ TEST(Contacts, ARodNailedOnTheFloorLiesOnIt) {
   }
 }
 
+TEST(Contacts, ARodHeldByItsEndOnTopOfABarDoesNotSwingIntoIt) {
+  // A rod (radius 2 cm, 0.5 m) whose end is joined to the top of a fixed bar (radius 3 cm) or
+  // ball (radius 20 cm), lying across it, released level: the end cap is in the bar by the rod's
+  // radius (the joint's own overlap), and the rod tips over the side until its underside rests on
+  // the bar. Its contacts there were counted as the joint's overlap as far as it reached, so it
+  // swung 28 degrees down into the bar (4.8 into the ball), 3.6 mm deeper than the end cap.
+  for (const bool ball : {false, true}) {
+    Scene s = contactScene();
+    const Vec3 top(0, 0, 1);
+    if (ball) {
+      s.bodies.push_back(sphere("holder", top - Vec3(0, 0, 0.2), 0.2));
+    } else {
+      s.bodies.push_back(rod("holder", top + Vec3(-0.5, 0, -0.03), top + Vec3(0.5, 0, -0.03), 0.03));
+    }
+    s.bodies.back().fixed = true;
+    const BodyDef& holder = s.bodies.back();
+    s.bodies.push_back(rod("arm", top, top + Vec3(0, 0.5, 0), 0.02));
+    s.constraints.push_back(pointToPoint("end", localRef("holder", holder.orientation.conjugate() * (top - holder.position)),
+                                         pt("arm", "end1")));
+    auto sim = simulate(s);
+    const double e0 = mechanicalEnergy(*sim);
+    double lowest = 90.0;
+    for (int k = 1; k <= 5000; ++k) {
+      ASSERT_TRUE(sim->advanceTo(k * 1e-3).ok) << "ball " << ball << ", t = " << k * 1e-3;
+      const BodyState& b = sim->state().bodies[1];
+      const Vec3 along = b.q * Vec3::UnitZ();
+      lowest = std::min(lowest, std::asin(along.z()) * 180.0 / M_PI);
+      ASSERT_LE(mechanicalEnergy(*sim), e0 + 1e-6) << "ball " << ball << ", t = " << k * 1e-3;
+    }
+    // it rests just below level, its underside on the holder (-2.1 and -0.8 degrees)
+    EXPECT_GT(lowest, ball ? -2.0 : -4.0) << "ball " << ball;
+    EXPECT_LT(energy(sim->model(), sim->state()).kinetic, 1e-6) << "ball " << ball;
+    std::vector<double> d;
+    sim->deviations(d);
+    EXPECT_LT(d[0], 1e-6) << "ball " << ball;
+  }
+}
+
 TEST(Contacts, PlatesHingedAtTheEdgeWhereTheyTouchFoldOnTheFloor) {
   // Two plates 0.3 x 0.2 x 0.05 m, one on the floor, the other standing on its end at the first's
   // edge, hinged there (the hinge's axis along that edge). Tilted 80 degrees it folds onto the
