@@ -12,7 +12,9 @@
 
 #include "core/body.h"
 #include "core/collision.h"
+#include "core/constraints/hinge.h"
 #include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_point.h"
 #include "core/path.h"
 
 // Derivations. Every part is the oscillator x'' + gamma x' + omega2 x = 0, stepped with h.
@@ -197,7 +199,7 @@ class Checker {
       for (Finding& f : checkForce(m_s.forces[i]))
         add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
     checkEvents();
-    checkNails();
+    checkHeldPoints();
     return std::move(m_out);
   }
 
@@ -599,42 +601,123 @@ class Checker {
   // run, with the height that clears the plane: d - z more for the held point's depth, and
   // R - z more (R: the body's farthest point from the held one) to keep the body clear of the
   // plane however it turns. A nail on the plane, as a click on the floor places it, holding a
-  // body by a point of its surface, is not too near.
-  void checkNails() {
+  // body by a point of its surface, is not too near. A point of a fixed body that a moving body
+  // is joined to (a point-to-point joint or a hinge: a door's post sunk in the floor) holds that
+  // body in place the same way, and is said the same way.
+  struct Held {
+    const BodyDef* body;
+    Vec3 local;  // the held point in the body's coordinates
+  };
+  void checkHeldPoints() {
     if (!m_st.contacts) return;
     for (size_t i = 0; i < m_s.nails.size(); ++i) {
       const NailDef& nail = m_s.nails[i];
-      for (const PlaneDef& plane : m_s.planes) {
-        const double z = (nail.position - plane.point).dot(plane.normal.normalized());
-        // the held body that needs the nail highest: its name, d and R
-        std::string worst;
-        double depth = 0.0, reach = 0.0;
-        for (const ConstraintDef& c : m_s.constraints) {
-          const PointToNailDef* d = c.params.get<PointToNailDef>();
-          const auto b = d && d->nail == nail.name ? m_bodies.find(d->point.body) : m_bodies.end();
-          if (b == m_bodies.end()) continue;
-          const BodyDef& body = m_s.bodies[size_t(b->second)];
-          const std::optional<Vec3> p =
-              d->point.kind == PointRef::Kind::BodyLocal ? std::optional(d->point.local) : findPoint(body, d->point.point);
-          if (!body.collides || !p) continue;
-          CollisionBody shape = collisionBody(body);
-          shape.x = Vec3::Zero();
-          shape.q = Quat::Identity();
-          const double in = std::max(0.0, pinDepth(shape, *p));
-          if (!(z < in - 1e-9) || (!worst.empty() && in <= depth)) continue;
-          worst = body.name;
-          depth = in;
-          reach = farthestFrom(shape, *p);
-        }
-        if (worst.empty()) continue;
-        const std::string where = z < 0.0 ? " is " + lim(-z) + " m under the surface of plane \"" + plane.name + "\""
-                                           : " is only " + lim(z) + " m above plane \"" + plane.name + "\"";
-        const std::string how = depth > 1e-9 ? " by a point " + lim(depth) + " m inside it" : " there";
-        add("nails[" + std::to_string(i) + "].position", StabilitySeverity::Warn,
-            "nail \"" + nail.name + "\"" + where + " and holds \"" + worst + "\"" + how +
-                ": with contacts on, the body stays in the plane; move the nail at least " + lim(depth - z) +
-                " m out of the plane (" + lim(reach - z) + " m keeps \"" + worst + "\" clear of it in any pose)");
+      std::vector<Held> held;
+      for (const ConstraintDef& c : m_s.constraints) {
+        const PointToNailDef* d = c.params.get<PointToNailDef>();
+        if (!d || d->nail != nail.name) continue;
+        if (const auto h = heldPoint(d->point)) held.push_back(*h);
       }
+      sayHeldInPlane("nails[" + std::to_string(i) + "].position", "nail \"" + nail.name + "\"", "the nail", nail.position,
+                     held);
+    }
+    for (size_t k = 0; k < m_s.constraints.size(); ++k) {
+      const ConstraintDef& c = m_s.constraints[k];
+      const PointRef *a = nullptr, *b = nullptr;
+      if (const auto* d = c.params.get<PointToPointDef>()) a = &d->a, b = &d->b;
+      if (const auto* d = c.params.get<HingeDef>()) a = &d->a, b = &d->b;
+      if (!a) continue;
+      for (int side = 0; side < 2; ++side) {
+        const PointRef& still = side ? *b : *a;
+        const auto f = heldPoint(still, true);
+        const auto h = heldPoint(side ? *a : *b);
+        if (!f || !f->body->fixed || !h || h->body->fixed) continue;
+        const std::string place = "constraints[" + std::to_string(k) + "]." + (side ? "b" : "a");
+        const Vec3 at = f->body->position + f->body->orientation * f->local;
+        // (a hinge standing in the plane says all the point would)
+        const auto* d = c.params.get<HingeDef>();
+        if (d && sayStandingInPlane(place, c.name, at, f->body->orientation * (side ? d->axisB : d->axisA).normalized(), *h,
+                                    (side ? d->axisA : d->axisB).normalized()))
+          continue;
+        sayHeldInPlane(place, "constraint \"" + c.name + "\"'s point on fixed body \"" + f->body->name + "\"", "that point",
+                       at, {*h});
+      }
+    }
+  }
+  // A hinge on a fixed body whose axis u stands along a plane's normal n keeps the held body
+  // turning about u only: the hinge aligns the body's axis a (its coordinates) with u, so each of
+  // its points x stays at the height (x - p) . a s over the hinge point p (s = n . u = +-1), in any
+  // turn. Its lowest point, z + min_x (x - p) . a s = z - h(-a s) - p . a s (h the shape's support
+  // function about its centre: a ball r, a rod r + L/2 |d_z|, a box sum of half sides |d_i|, a
+  // torus R |d_xy| + r), under the plane stays there: said with how far to raise the hinge's point.
+  bool sayStandingInPlane(const std::string& place, const std::string& name, const Vec3& at, const Vec3& u,
+                          const Held& h, const Vec3& a) {
+    bool said = false;
+    for (const PlaneDef& plane : m_s.planes) {
+      const Vec3 n = plane.normal.normalized();
+      const double c = n.dot(u);
+      if (std::abs(c) < 1.0 - 1e-9) continue;  // tilted: the body can swing out of the plane
+      const Vec3 up = std::copysign(1.0, c) * a;
+      const double z = (at - plane.point).dot(n);
+      const double lowest = z - support(*h.body, -up) - h.local.dot(up);
+      if (!(lowest < -1e-9)) continue;
+      add(place, StabilitySeverity::Warn,
+          "hinge \"" + name + "\" stands along the normal of plane \"" + plane.name + "\" and holds \"" + h.body->name +
+              "\" with its lowest point " + lim(-lowest) + " m under the surface in any turn: with contacts on, the body " +
+              "stays in the plane; raise the hinge's point at least " + lim(-lowest) + " m");
+      said = true;
+    }
+    return said;
+  }
+  // The support function of a body's shape about its centre, unturned: max over its points x of
+  // x . d, d a unit vector.
+  static double support(const BodyDef& b, const Vec3& d) {
+    switch (b.shape) {
+      case Shape::Sphere: return b.radius;
+      case Shape::Rod: return b.radius + 0.5 * b.length * std::abs(d.z());
+      case Shape::Box: return 0.5 * b.size.cwiseProduct(d).cwiseAbs().sum();
+      case Shape::Torus: return b.majorRadius * std::hypot(d.x(), d.y()) + b.minorRadius;
+    }
+    return 0.0;
+  }
+  // The body and local point a reference names (BodyPoint, BodyLocal), if the body collides (or
+  // any body: anyBody).
+  std::optional<Held> heldPoint(const PointRef& r, bool anyBody = false) const {
+    if (r.kind != PointRef::Kind::BodyPoint && r.kind != PointRef::Kind::BodyLocal) return std::nullopt;
+    const auto b = m_bodies.find(r.body);
+    if (b == m_bodies.end()) return std::nullopt;
+    const BodyDef& body = m_s.bodies[size_t(b->second)];
+    const std::optional<Vec3> p = r.kind == PointRef::Kind::BodyLocal ? std::optional(r.local) : findPoint(body, r.point);
+    if (!p || !(anyBody || body.collides)) return std::nullopt;
+    return Held{&body, *p};
+  }
+  // The warning at place for a point held at `at` (what: its words; move: what to move) whose
+  // held bodies are too near a plane: the one that needs it highest.
+  void sayHeldInPlane(const std::string& place, const std::string& what, const std::string& move, const Vec3& at,
+                      const std::vector<Held>& held) {
+    for (const PlaneDef& plane : m_s.planes) {
+      const double z = (at - plane.point).dot(plane.normal.normalized());
+      // the held body that needs the point highest: its name, d and R
+      std::string worst;
+      double depth = 0.0, reach = 0.0;
+      for (const Held& h : held) {
+        CollisionBody shape = collisionBody(*h.body);
+        shape.x = Vec3::Zero();
+        shape.q = Quat::Identity();
+        const double in = std::max(0.0, pinDepth(shape, h.local));
+        if (!(z < in - 1e-9) || (!worst.empty() && in <= depth)) continue;
+        worst = h.body->name;
+        depth = in;
+        reach = farthestFrom(shape, h.local);
+      }
+      if (worst.empty()) continue;
+      const std::string where = z < 0.0 ? " is " + lim(-z) + " m under the surface of plane \"" + plane.name + "\""
+                                         : " is only " + lim(z) + " m above plane \"" + plane.name + "\"";
+      const std::string how = depth > 1e-9 ? " by a point " + lim(depth) + " m inside it" : " there";
+      add(place, StabilitySeverity::Warn,
+          what + where + " and holds \"" + worst + "\"" + how + ": with contacts on, the body stays in the plane; move " +
+              move + " at least " + lim(depth - z) + " m out of the plane (" + lim(reach - z) + " m keeps \"" + worst +
+              "\" clear of it in any pose)");
     }
   }
   // The distance from a point p of a body at rest (shape at the origin, unturned) to the body's

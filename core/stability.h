@@ -6,7 +6,8 @@
 // effective mass at its ends, a body's velocity under viscous damping) and asks whether the
 // integrator's one-step map of it grows. The derivations are in core/stability.cpp. One more
 // check is geometric: a nail too near a plane (under its surface, or above it by less than the
-// held point's depth in its body), with contacts on, holds the body in the plane (checkNails).
+// held point's depth in its body), with contacts on, holds the body in the plane (checkHeldPoints);
+// so does a point of a fixed body that a moving body is joined to (a hinge on a sunk post).
 // Severity:
 //   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
 //             crawl): the run may still go, but not as the numbers say

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #include "core/scene_io.h"
 #include "core/stability.h"
@@ -521,6 +522,24 @@ TEST(Stability, OnlyNewDivergencesCountForAnEdit) {
   EXPECT_EQ(newWarnings(old, risky).size(), 1u);
 }
 
+// A warning at place that keeps a body in a plane: its words, and the run's contact problem it
+// foretells (the contact there cannot hold).
+void expectHeldInThePlane(const Scene& s, const std::string& place, const std::string& message) {
+  const auto ws = stabilityWarnings(s);
+  const StabilityWarning* w = find(ws, place);
+  ASSERT_NE(w, nullptr) << place;
+  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+  EXPECT_EQ(w->message, message);
+  auto sim = test::simulate(s);
+  ASSERT_TRUE(sim->advanceTo(0.05).ok);
+  EXPECT_FALSE(sim->contactProblem().empty()) << place;
+}
+// No warning at place once s is edited so.
+void expectUnsaid(Scene s, const std::string& place, const std::function<void(Scene&)>& edit) {
+  edit(s);
+  EXPECT_EQ(find(stabilityWarnings(s), place), nullptr) << place;
+}
+
 TEST(Stability, ANailThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
   // A ball held by its side to a nail 5 cm under the floor, contacts on: the held point stays
   // in the floor, and the run leaves the ball's floor contact out of every step. `check` and
@@ -531,16 +550,10 @@ TEST(Stability, ANailThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
   s.nails.push_back({"pin", Vec3(0, 0, -0.05)});
   s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, -0.05), 0.1));
   s.constraints.push_back(test::pointToNail("hold", pt("ball", "left"), "pin"));
-  const auto ws = stabilityWarnings(s);
-  const StabilityWarning* w = find(ws, "nails[0].position");
-  ASSERT_NE(w, nullptr);
-  EXPECT_EQ(w->severity, StabilitySeverity::Warn);
-  EXPECT_EQ(w->message, "nails[0].position: nail \"pin\" is 0.05 m under the surface of plane \"floor\" and holds \"ball\" there: "
-                        "with contacts on, the body stays in the plane; move the nail at least 0.05 m out of the plane "
-                        "(0.25 m keeps \"ball\" clear of it in any pose)");
-  auto sim = test::simulate(s);
-  ASSERT_TRUE(sim->advanceTo(0.05).ok);
-  EXPECT_FALSE(sim->contactProblem().empty());  // what the warning foretold
+  expectHeldInThePlane(s, "nails[0].position",
+                       "nails[0].position: nail \"pin\" is 0.05 m under the surface of plane \"floor\" and holds \"ball\" there: "
+                       "with contacts on, the body stays in the plane; move the nail at least 0.05 m out of the plane "
+                       "(0.25 m keeps \"ball\" clear of it in any pose)");
 
   // A box held by its centre to a nail 2 cm above the floor: the box is in the floor however it
   // turns (its faces are 5 cm from the centre), the overlap the pin's own, unsaid at run time. A
@@ -552,12 +565,12 @@ TEST(Stability, ANailThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
   c.bodies.push_back(test::box("box", Vec3(0, 0, 0.02), Vec3::Constant(0.1)));
   c.constraints.push_back(test::pointToNail("hold", pt("box", "center"), "pin"));
   const auto boxWarnings = stabilityWarnings(c);
-  w = find(boxWarnings, "nails[0].position");
+  const StabilityWarning* w = find(boxWarnings, "nails[0].position");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->message, "nails[0].position: nail \"pin\" is only 0.02 m above plane \"floor\" and holds \"box\" by a point "
                         "0.05 m inside it: with contacts on, the body stays in the plane; move the nail at least 0.03 m out of "
                         "the plane (0.0666 m keeps \"box\" clear of it in any pose)");
-  sim = test::simulate(c);
+  auto sim = test::simulate(c);
   ASSERT_TRUE(sim->advanceTo(0.5).ok);
   EXPECT_LT(sim->state().bodies[0].x.z() - 0.05, -0.02);  // in the floor
   // raised by the 3 cm the warning asks for, nothing more to say
@@ -566,16 +579,65 @@ TEST(Stability, ANailThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
 
   // on the floor (where a click on it places a nail) holding the ball by its surface, with
   // contacts off, or holding a body that does not collide: nothing to say
-  Scene on = s;
-  on.nails[0].position.z() = 0.0;
-  on.bodies[0].position.z() = 0.0;
-  EXPECT_EQ(find(stabilityWarnings(on), "nails[0].position"), nullptr);
-  Scene off = s;
-  off.settings.contacts = false;
-  EXPECT_EQ(find(stabilityWarnings(off), "nails[0].position"), nullptr);
-  Scene ghost = s;
-  ghost.bodies[0].collides = false;
-  EXPECT_EQ(find(stabilityWarnings(ghost), "nails[0].position"), nullptr);
+  const std::string nail = "nails[0].position";
+  expectUnsaid(s, nail, [](Scene& x) { x.nails[0].position.z() = x.bodies[0].position.z() = 0.0; });
+  expectUnsaid(s, nail, [](Scene& x) { x.settings.contacts = false; });
+  expectUnsaid(s, nail, [](Scene& x) { x.bodies[0].collides = false; });
+}
+
+TEST(Stability, AJointToAFixedBodyThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
+  // A flap (a box 0.9 x 0.04 x 2) hinged by its lower edge's end, about that edge (x), to a fixed
+  // post whose hinge point is 3 cm under the floor: the flap's edge stays in the floor at the
+  // hinge. As for a nail, `check` and File > Open say so first; the run says it too (the contact
+  // there cannot hold).
+  Scene s;
+  s.settings.contacts = true;
+  s.planes.push_back({.name = "floor"});
+  s.bodies.push_back(test::box("post", Vec3(0, 0, 0.97), Vec3(0.1, 0.1, 2.0)));
+  s.bodies.back().fixed = true;
+  s.bodies.push_back(test::box("flap", Vec3(0.5, 0, 0.97), Vec3(0.9, 0.04, 2.0)));
+  s.constraints.push_back({.name = "hinge",
+                           .params = HingeDef{.a = test::localRef("post", Vec3(0.05, 0, -1.0)),
+                                              .b = test::localRef("flap", Vec3(-0.45, 0, -1.0)),
+                                              .axisA = Vec3::UnitX(), .axisB = Vec3::UnitX()}});
+  expectHeldInThePlane(s, "constraints[0].a",
+                       "constraints[0].a: constraint \"hinge\"'s point on fixed body \"post\" is 0.03 m under the surface of "
+                       "plane \"floor\" and holds \"flap\" there: with contacts on, the body stays in the plane; move that "
+                       "point at least 0.03 m out of the plane (2.22 m keeps \"flap\" clear of it in any pose)");
+
+  // the same with a point-to-point joint, the fixed body second: said at b
+  Scene p = s;
+  p.constraints[0] = test::pointToPoint("pin", test::localRef("flap", Vec3(-0.45, 0, -1.0)),
+                                        test::localRef("post", Vec3(0.05, 0, -1.0)));
+  EXPECT_NE(find(stabilityWarnings(p), "constraints[0].b"), nullptr);
+
+  // A door hinged about a vertical axis can only turn about it: hinged at its edge's middle to a
+  // post sunk 8 cm, its hinge point 0.92 m over the floor, its lower edge stays 8 cm in the floor.
+  Scene door = s;
+  door.bodies[0].position.z() = door.bodies[1].position.z() = 0.92;
+  HingeDef& h = test::def<HingeDef>(door.constraints[0]);
+  h.a.local = Vec3(0.05, 0, 0);
+  h.b.local = Vec3(-0.45, 0, 0);
+  h.axisA = h.axisB = Vec3::UnitZ();
+  expectHeldInThePlane(door, "constraints[0].a",
+                       "constraints[0].a: hinge \"hinge\" stands along the normal of plane \"floor\" and holds \"flap\" with "
+                       "its lowest point 0.08 m under the surface in any turn: with contacts on, the body stays in the plane; "
+                       "raise the hinge's point at least 0.08 m");
+  // raised by those 8 cm, or its axis tilted off the normal (it can swing out: only its point
+  // is checked), nothing to say
+  const std::string hinge = "constraints[0].a";
+  expectUnsaid(door, hinge, [](Scene& x) { x.bodies[0].position.z() = x.bodies[1].position.z() = 1.0; });
+  expectUnsaid(door, hinge, [](Scene& x) {
+    HingeDef& d = test::def<HingeDef>(x.constraints[0]);
+    d.axisA = d.axisB = Vec3(0, 0.5, 1).normalized();
+  });
+
+  // the post raised to the floor (its hinge point on it), contacts off, the flap not colliding,
+  // or the post not fixed: nothing to say
+  expectUnsaid(s, hinge, [](Scene& x) { x.bodies[0].position.z() = x.bodies[1].position.z() = 1.0; });
+  expectUnsaid(s, hinge, [](Scene& x) { x.settings.contacts = false; });
+  expectUnsaid(s, hinge, [](Scene& x) { x.bodies[1].collides = false; });
+  expectUnsaid(s, hinge, [](Scene& x) { x.bodies[0].fixed = false; });
 }
 
 TEST(Stability, TheBundledExamplesHaveNoWarnings) {

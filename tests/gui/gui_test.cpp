@@ -781,7 +781,7 @@ class GuiTest : public QObject {
   }
 
   // A nail moved under the floor with contacts on: the edit lands and is said, in the status
-  // bar and under the nail's fields while it is inspected (core/stability.cpp, checkNails).
+  // bar and under the nail's fields while it is inspected (core/stability.cpp, checkHeldPoints).
   void nailUnderTheFloorIsSaid() {
     ui::MainWindow w;
     QVERIFY(ready(w));
