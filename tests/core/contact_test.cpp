@@ -1132,10 +1132,9 @@ TEST(Contacts, ARodHeldByItsEndOnTopOfABarDoesNotSwingIntoIt) {
       s.bodies.push_back(rod("holder", top + Vec3(-0.5, 0, -0.03), top + Vec3(0.5, 0, -0.03), 0.03));
     }
     s.bodies.back().fixed = true;
-    const BodyDef& holder = s.bodies.back();
+    const Vec3 topInHolder = s.bodies.back().orientation.conjugate() * (top - s.bodies.back().position);
     s.bodies.push_back(rod("arm", top, top + Vec3(0, 0.5, 0), 0.02));
-    s.constraints.push_back(pointToPoint("end", localRef("holder", holder.orientation.conjugate() * (top - holder.position)),
-                                         pt("arm", "end1")));
+    s.constraints.push_back(pointToPoint("end", localRef("holder", topInHolder), pt("arm", "end1")));
     auto sim = simulate(s);
     const double e0 = mechanicalEnergy(*sim);
     double lowest = 90.0;
