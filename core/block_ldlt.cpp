@@ -162,6 +162,7 @@ bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
   }
   double scale = 0.0;
   for (const Mat3& d : m_diag) scale = std::max(scale, d.diagonal().maxCoeff());
+  m_scale = scale;
   if (lambda > 0.0)
     for (Mat3& d : m_diag) d.diagonal().array() += lambda * scale;
   const double tol = relTol * scale;

@@ -45,6 +45,8 @@ class BlockLdlt {
   void solve(Eigen::VectorXd& x) const;
   // y = A x with the values assembled before the last factorize() (which must have kept them).
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
+  // The largest diagonal entry of A (s in factorize), as of the last factorize().
+  double largestDiagonal() const { return m_scale; }
 
  private:
   int m_n = -1;
@@ -64,6 +66,7 @@ class BlockLdlt {
   std::vector<Mat3> m_dinv;                      // D_k^-1
   std::vector<Mat3> m_lower;                     // L_jk = A_jk D_k^-1
   std::vector<Mat3> m_assembledDiag, m_assembledOff;  // copies for multiply()
+  double m_scale = 0.0;
   mutable Eigen::VectorXd m_work;                     // solve() scratch
 };
 

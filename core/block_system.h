@@ -31,6 +31,8 @@ class BlockSystem {
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }
 
   const std::vector<int>& constraints() const { return m_nodes; }
+  // The largest diagonal entry of M as assembled (kept by the last factorize).
+  double largestDiagonal() const { return m_ldlt.largestDiagonal(); }
 
  private:
   // a selected constraint's slot on a body; listed body by body (a flat copy of the incidence

@@ -153,6 +153,10 @@ class Constraint {
   // or plane in space): ConstraintRows::point holds that point and that place, and the body's
   // contacts with the world near them are the constraint's own (PinnedPoint, core/collision.h).
   virtual bool pinsToWorld() const { return false; }
+  // True when the rows are a point pair D = p2 - p1 whose two points are fixed in bodies or in the
+  // world (point-to-point, point-to-nail; not a path's moving point): two such constraints on the
+  // same bodies are rigid about the line between them (ConstraintAssembly::reduceRedundantPairs).
+  virtual bool rigidPointPair() const { return false; }
   // For rows that keep two bodies turning about a common axis (a hinge's axis part): that axis's
   // world direction now (unit), else zero. The two bodies' contacts near the line through their
   // joint's point along it are the joint's own (JoinedPair::axis, core/collision.h).

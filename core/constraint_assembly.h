@@ -66,8 +66,17 @@ class ConstraintAssembly {
   }
   // M as a sparse matrix (built on demand, kept until the next evaluate()).
   const Eigen::SparseMatrix<double>& matrix() const;
+  // Whether constraint j is the second of two rigid point pairs on the same bodies, evaluated
+  // with two rows only (see reduceRedundantPairs).
+  bool reduced(int j) const { return m_reduced[size_t(j)] != 0; }
+  // The second of two rigid point pairs is reduced while both are met: every |D_i| within this,
+  // m (kAssembledThreshold's value; see reduceRedundantPairs).
+  static constexpr double kMetWithin = 1e-3;
 
  private:
+  void findRedundantPairs();
+  bool reduceRedundantPairs();
+
   const std::vector<BodyKinematics>* m_kin = nullptr;
   std::vector<ConstraintRows> m_rows;
   std::vector<BodyList> m_bodies;            // per constraint (Constraint::bodies, asked once)
@@ -82,6 +91,12 @@ class ConstraintAssembly {
   long m_layout = 0;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;
   bool m_symmetric = true;
+  // rigid point pairs on the same bodies as an earlier one: (earlier, later); per constraint
+  // whether it is a rigid point pair (Constraint::rigidPointPair) and whether its rows are
+  // reduced now
+  std::vector<std::pair<int, int>> m_pairs;
+  std::vector<int> m_pairAxis;  // per pair: the axis k of A its basis is built on (-1: not yet)
+  std::vector<std::uint8_t> m_rigidPair, m_reduced;
 
   mutable std::vector<Eigen::Triplet<double>> m_triplets;
   mutable Eigen::SparseMatrix<double> m_M;

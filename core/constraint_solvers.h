@@ -53,6 +53,9 @@ class ConstraintSolver {
 inline constexpr double kRegularization = 1e-10;
 // Relative threshold below which singular values count as zero (times the largest).
 inline constexpr double kRankTolerance = 1e-10;
+// Block LDL^T: a solution |x| larger than this times |b| / s (s: M's largest diagonal entry)
+// counts as singular (BlockLdltSolver::nearlySingular).
+inline constexpr double kNearSingular = 1e6;
 
 class BlockLdltSolver final : public ConstraintSolver {
  public:
@@ -68,6 +71,8 @@ class BlockLdltSolver final : public ConstraintSolver {
   void solveFactored(Eigen::VectorXd& x) const { m_system.solve(x); }
 
  private:
+  // Whether x = M^-1 b is as large as only a nearly singular M makes it (see the .cpp).
+  bool nearlySingular(const Eigen::VectorXd& b, const Eigen::VectorXd& x) const;
   bool m_regularize;
   bool m_reportResidual = true;
   bool m_factored = false;

@@ -15,6 +15,7 @@ class PointToNail final : public Constraint {
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
   bool pinsToWorld() const override { return true; }
+  bool rigidPointPair() const override { return true; }
 
  private:
   Anchor m_point;

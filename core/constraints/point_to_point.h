@@ -15,6 +15,7 @@ class PointToPoint final : public Constraint {
   BodyList bodies() const override { return {m_a.index, m_b.index}; }
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_a, b, e) && onAxisOf(m_b, b, e); }
+  bool rigidPointPair() const override { return m_a.kind != Anchor::Kind::Path && m_b.kind != Anchor::Kind::Path; }
 
  private:
   Anchor m_a, m_b;

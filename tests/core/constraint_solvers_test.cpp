@@ -247,6 +247,78 @@ TEST(Solver, DefaultSettingsAndSequentialImpulsesResumeBitwise) {
   }
 }
 
+// Plate2 hangs from fixed plate1 by point-to-point joints at `corners` of its top edge and face
+// (corner i of plate1 to corner i + 4 of plate2), turned 0.7 rad about the hinge line and
+// swinging about it at 2 rad/s; its corners are `gap` m off plate1's (a residue projection
+// leaves; projection is off here so that it stays). Two such joints hold the motion along the
+// line between them twice, three hold three directions twice: M = J W J^T is singular but for the
+// gap, and the held targets along those directions differ by it.
+Scene platesJoinedAtCorners(const std::vector<int>& corners, double gap) {
+  Scene s;
+  s.settings.projection = false;
+  const Vec3 size(0.4, 0.03, 0.36), h = 0.5 * size;
+  BodyDef a = test::box("plate1", Vec3(0, 0, 1), size), b = test::box("plate2", Vec3::Zero(), size);
+  a.fixed = true;
+  const Vec3 hinge1(0, -h.y(), -h.z()), hinge2(0, -h.y(), h.z());  // plate1's, plate2's hinge midpoints
+  const Mat3 r = (Eigen::AngleAxisd(gap / size.x(), Vec3::UnitZ()) * Eigen::AngleAxisd(0.7, Vec3::UnitX())).toRotationMatrix();
+  b.orientation = Quat(r);
+  b.position = a.position + hinge1 - r * hinge2;
+  b.angularVelocity = r * Vec3(2.0, 0, 0);
+  s.bodies = {a, b};
+  for (int i : corners)
+    s.constraints.push_back(test::pointToPoint("c" + std::to_string(i), pt("plate1", "corner" + std::to_string(i)),
+                                               pt("plate2", "corner" + std::to_string(i + 4))));
+  return s;
+}
+
+// A hinge made of two corner joints: once both are met, the second keeps its two rows across the
+// line between them (ConstraintAssembly::reduceRedundantPairs), and block LDL^T solves the
+// step with forces that carry the plate (it passed its pivot test on such an M and answered
+// with 1e10 N here, 1e7-1e12 N on the corpus's plates, which lost 10-30 J of 125 J in a minute).
+TEST(Solver, ASecondPointJointOnTheSameBodiesKeepsTwoRowsOnceMet) {
+  auto sim = test::simulate(platesJoinedAtCorners({0, 1}, 2e-6));
+  ASSERT_TRUE(sim->advanceTo(0.002).ok);  // (held from the first step: D1* = -D/h)
+  sim->refresh();
+  const ConstraintSystem& sys = sim->context().system;
+  EXPECT_FALSE(sys.assembly().reduced(0));
+  EXPECT_TRUE(sys.assembly().reduced(1));
+  EXPECT_EQ(sys.rows()[1].d, 2);
+  EXPECT_EQ(sys.report().path, SolvePath::BlockLdlt);
+  const double weight = sim->model().bodies[1].mass * 9.81;
+  EXPECT_LT(sim->context().F[1].norm(), 20.0 * weight) << "weight " << weight;
+  // the rows across the line are the full rows' projection: J u and D agree with them
+  const ConstraintRows& r = sys.rows()[1];
+  std::vector<double> dev;
+  sim->deviations(dev);
+  EXPECT_LE(r.D.head(2).norm(), dev[1] + 1e-15);
+  // torn open (here: a joint moved 2 cm), the pair has its three rows again
+  State st = sim->state();
+  st.bodies[1].x += Vec3(0.0, 0.02, 0.0);
+  sim->setState(st);
+  sim->refresh();
+  EXPECT_FALSE(sim->context().system.assembly().reduced(1));
+  EXPECT_EQ(sim->context().system.rows()[1].d, 3);
+}
+
+// Three corner joints hold three directions twice; the reduction takes one of them, and block
+// LDL^T, whose pivot test the remaining M can pass, must count it as singular
+// (BlockLdltSolver::nearlySingular): auto takes the SVD, whose forces carry the plate.
+TEST(Solver, ANearlySingularSolveCountsAsSingular) {
+  auto sim = test::simulate(platesJoinedAtCorners({0, 1, 2}, 2e-6));
+  ASSERT_TRUE(sim->advanceTo(0.002).ok);
+  sim->refresh();
+  const ConstraintSystem& sys = sim->context().system;
+  EXPECT_EQ(sys.report().path, SolvePath::DenseSvd);
+  BlockLdltSolver block;
+  SolveReport report;
+  report.rows = sys.assembly().rowCount();
+  report.cols = sys.assembly().colCount();
+  Eigen::VectorXd fc = Eigen::VectorXd::Zero(report.cols);
+  EXPECT_FALSE(block.solve(sys.assembly(), sys.rightHandSide(), fc, report)) << "|fc| " << fc.norm();
+  const double weight = sim->model().bodies[1].mass * 9.81;
+  EXPECT_LT(sim->context().F[1].norm(), 20.0 * weight) << "weight " << weight;
+}
+
 // Each ConstraintSolver alone on one assembly and B, against DenseSvdSolver (the reference):
 // on a well-posed system every path gives the SVD's forces; on a singular one (two nails at one
 // place) the fast paths say they cannot, and the regularized path gives the minimum-norm split.
