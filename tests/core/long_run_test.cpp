@@ -387,8 +387,8 @@ TEST(LongRun, PlatesHingedByTwoCornerJointsKeepTheirEnergy) {
       sim.deviations(dev);
       for (double d : dev) worstD = std::max(worstD, d);
     }
-    // (before: 22.2 J and 29.3 J lost; now 0.04 and 0.01 J, a plate's 4.3 kg falling 1 mm)
-    EXPECT_LT(worstE, 0.1) << "of " << e0 << " J";
+    // (before: 22.2 J and 29.3 J lost; now 0.04 and 0.07 J, a plate's 4.3 kg falling 1-2 mm)
+    EXPECT_LT(worstE, 0.2) << "of " << e0 << " J";
     EXPECT_LT(worstD, 1e-6);
   }
 }
