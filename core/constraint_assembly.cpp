@@ -29,6 +29,7 @@ void ConstraintAssembly::reset(const Model& model) {
   m_bodies.clear();
   m_projectable.clear();
   m_nonholonomic.clear();
+  m_rigidPair.clear();
   m_anyNonholonomic = false;
   for (const auto& c : model.constraints) {
     m_bodies.push_back(c->bodies());
@@ -37,9 +38,9 @@ void ConstraintAssembly::reset(const Model& model) {
     m_rigidPair.push_back(c->rigidPointPair());
     m_anyNonholonomic = m_anyNonholonomic || c->nonholonomic();
   }
-  m_rigidPair.clear();
   m_reduced.assign(nc, 0);
   m_pairs.clear();
+  m_pairAxis.clear();
   m_active.clear();
   m_active.reserve(nc);
   m_incidence.assign(nb, {});
@@ -144,7 +145,11 @@ const Eigen::SparseMatrix<double>& ConstraintAssembly::matrix() const {
 }
 
 void ConstraintAssembly::findRedundantPairs() {
-  for (const auto& [first, second] : m_pairs) m_reduced[size_t(second)] = 0;
+  for (const auto& [first, second] : m_pairs)
+    if (m_reduced[size_t(second)]) {
+      m_reduced[size_t(second)] = 0;
+      ++m_layout;  // (its rows are three again)
+    }
   m_pairs.clear();
   m_pairAxis.clear();
   std::map<std::pair<int, int>, int> firstOn;  // moving bodies (sorted; -1: the world) -> point pair

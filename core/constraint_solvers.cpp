@@ -27,14 +27,14 @@ const char* toString(SolvePath p) {
 // joints' residues (1e-8 m over a 0.36 m plate: a relative eigenvalue of M near 1e-15, above the
 // pivot test as often as below it). The targets along that line differ by their residues too,
 // and M^-1 turns that difference into forces as large as the near-null eigenvalue is small:
-// 1e12 N on two 2 kg plates, which the step rejected and retried in substeps, keeping one that
-// had gained 170 J; the next step, solved by the SVD, took it out with 75 J more (corpus #341,
-// 143 J -> 58 J at once). The solution tells: with M's eigenpairs (s_i, u_i),
+// 1e12 N on plates of 3 and 6 kg, which the step rejected and retried in substeps, keeping one
+// that had gained 167 J; the next step, solved by the SVD, took that and 75 J more out (corpus
+// #341, 143 J -> 68 J at once). The solution tells: with M's eigenpairs (s_i, u_i),
 //   |x| = |sum_i (u_i.b / s_i) u_i| <= |b| / s_min,
 // and |x| s_max / |b| (s_max >= M's largest diagonal entry s) is at most M's condition number,
-// reached where b lies along the near-null direction. Over the benchmark's chains, ring and
-// tree (10 000 links) and the corpus's ordinary scenes it stays below 1e5 (measured); over the
-// rounding-singular pair it reaches 1e11. Above kNearSingular the solve counts as singular, and
+// reached where b lies along the near-null direction. Over the benchmark's chain, ring and tree
+// (up to 10 000 links) it stays below 7e4, over #341's steps before the trouble below 6e3
+// (measured); over the rounding-singular pair it reaches 1e11 (and 1e5 where it cost 1 J). Above kNearSingular the solve counts as singular, and
 // the caller takes the rank-revealing path (the dense SVD, which leaves that direction out).
 bool BlockLdltSolver::nearlySingular(const Eigen::VectorXd& b, const Eigen::VectorXd& x) const {
   const double bn = b.norm();
