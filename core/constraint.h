@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <vector>
 
@@ -53,6 +54,10 @@ struct EvalContext {
 };
 
 using Mat33 = Eigen::Matrix3d;
+
+// A constraint counts as met (assembled, see core/dynamics.h's updateAssembled) once every
+// |D_i| is within this, in the constraint's units (m, or 1 for orientation).
+inline constexpr double kAssembledThreshold = 1e-3;
 
 // max |v_i| over the first d (1..3) entries: the size of a constraint's d-row quantity.
 inline double maxAbs(const Vec3& v, int d) {
@@ -90,6 +95,11 @@ struct alignas(64) ConstraintRows {
   int nb = 0;                      // moving bodies involved (0..2)
   int body[2] = {-1, -1};
   bool customForce = false;        // G/H below instead of the J^T default
+  // A constraint with more than one form of rows (the scalar point-to-nail: one row, or three)
+  // says in `form` which it took; with keepForm set (ConstraintAssembly::holdForms) it takes that
+  // one again instead of choosing from the state. clear() leaves both.
+  bool keepForm = false;
+  std::int8_t form = -1;
   Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
   Vec3 D1 = Vec3::Zero();          // dD/dt
   PointConstraintPart pointPart;   // slots with a point's implicit Jacobian (Jl, Ja then not filled in)

@@ -66,9 +66,11 @@ void ConstraintAssembly::evaluate(const Model& model, const Params& params, cons
     if (!present) {
       if (m_node[j] >= 0) changed = true;
       m_node[j] = -1;
+      m_rows[j].form = -1;
       continue;
     }
     ConstraintRows& r = m_rows[j];
+    r.keepForm = m_holdForms && r.form >= 0;
     model.constraints[j]->evaluate(ctx, r);
     if (m_anyNonholonomic && m_nonholonomic[j]) {
       const bool feedback = model.settings.stabilization != StabilizationKind::Implicit;
@@ -173,7 +175,7 @@ void ConstraintAssembly::findRedundantPairs() {
 // and turns the residues' difference into forces of 1e7-1e12 N (see
 // BlockLdltSolver::nearlySingular): plates hinged so lost 10-30 J of 125 J in a minute, in
 // jumps, and the steps on the SVD cost 40 us instead of 6.
-// So while both are met (every |D_i| <= kMetWithin) the second keeps only its two rows across
+// So while both are met (every |D_i| <= kAssembledThreshold) the second keeps only its two rows across
 // the line: with e the unit vector between the two points on the first pair's first body A, and
 // P = [e1; e2] (e1, e2, e orthonormal) fixed in A (e1 = e x R_A k / |.|, k the axis of A least
 // along e, chosen once),
@@ -201,7 +203,7 @@ bool ConstraintAssembly::reduceRedundantPairs() {
     const double length = e.norm();
     // (two joints at one point hold it three times: left to the SVD)
     const bool reduce = m_node[size_t(first)] >= 0 && m_node[size_t(second)] >= 0 && length > 1e-6 &&
-                        maxAbs(r.D, 3) <= kMetWithin && maxAbs(r1.D, 3) <= kMetWithin;
+                        maxAbs(r.D, 3) <= kAssembledThreshold && maxAbs(r1.D, 3) <= kAssembledThreshold;
     if (bool(m_reduced[size_t(second)]) != reduce) {
       m_reduced[size_t(second)] = reduce;
       ++m_layout;

@@ -66,12 +66,13 @@ class ConstraintAssembly {
   }
   // M as a sparse matrix (built on demand, kept until the next evaluate()).
   const Eigen::SparseMatrix<double>& matrix() const;
+  // While on, each constraint takes the form of rows it took at its last evaluation
+  // (ConstraintRows::form): the continuous integrators hold them through a step's stages, whose
+  // derivative must be smooth for the step's error estimate (see stepRK45).
+  void holdForms(bool on) { m_holdForms = on; }
   // Whether constraint j is the second of two rigid point pairs on the same bodies, evaluated
   // with two rows only (see reduceRedundantPairs).
   bool reduced(int j) const { return m_reduced[size_t(j)] != 0; }
-  // The second of two rigid point pairs is reduced while both are met: every |D_i| within this,
-  // m (kAssembledThreshold's value; see reduceRedundantPairs).
-  static constexpr double kMetWithin = 1e-3;
 
  private:
   void findRedundantPairs();
@@ -91,6 +92,7 @@ class ConstraintAssembly {
   long m_layout = 0;
   std::vector<std::vector<std::pair<int, int>>> m_incidence;
   bool m_symmetric = true;
+  bool m_holdForms = false;
   // rigid point pairs on the same bodies as an earlier one: (earlier, later); per constraint
   // whether it is a rigid point pair (Constraint::rigidPointPair) and whether its rows are
   // reduced now

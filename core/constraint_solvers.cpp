@@ -203,7 +203,7 @@ void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params,
     const double tau = params.tau[size_t(j)];
     if (velocityRows && nextAim.empty()) nextAim.assign(rows.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
     const Vec3 d1 = velocityRows ? velocityConstraintTarget(r, j, tau, stab, g, nextAim) : velocityTarget(r, j, tau, stab, g, held);
-    nextOffset[size_t(j)] = 0.5 * h * (r.c + g);
+    nextOffset[size_t(j)] = rateOffsetFor(r, g, h);
     // D1 = J u + e: e is the explicit time dependence (moving paths), taken at the step start
     // and the rate the sweeps see, I^-1 L' at the start orientation, misses the turn of the
     // inertia over the step, h I^-1 (L x w) (half of it for a held constraint; see

@@ -65,6 +65,7 @@ class ConstraintSystem {
   // (Simulation::refresh) turn it on, the step loop off.
   void setResidualReported(bool on) { m_block.setResidualReported(on); }
   const ConstraintAssembly& assembly() const { return m_assembly; }
+  void holdForms(bool on) { m_assembly.holdForms(on); }  // (ConstraintAssembly::holdForms)
   const std::vector<int>& active() const { return m_assembly.active(); }
   const std::vector<ConstraintRows>& rows() const { return m_assembly.rows(); }
   const std::vector<int>& rowOffset() const { return m_assembly.rowOffset(); }

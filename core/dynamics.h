@@ -64,7 +64,7 @@ void unpack(const Eigen::VectorXd& y, std::vector<BodyState>& bodies);
 // projected (projectPositions) and, at the velocity level, held by the implicit target (see
 // core/velocity_level.h); the others go on assembling with their tau. Returns the largest
 // |D_i| of the assembled ones but the velocity constraints (Constraint::nonholonomic).
-inline constexpr double kAssembledThreshold = 1e-3;
+// (kAssembledThreshold: core/constraint.h.)
 double updateAssembled(const ConstraintSystem& sys, std::vector<std::uint8_t>& assembled);
 
 // The stages, each a function (in this order; evaluateForces runs them):

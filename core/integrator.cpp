@@ -22,10 +22,24 @@ bool normalizeQuaternions(Eigen::VectorXd& y) {
   return changed;
 }
 
+namespace {
+// Holds the constraints' forms of rows (ConstraintAssembly::holdForms) from a step's first
+// evaluation to its end: a constraint whose rows change form with the state (the scalar
+// point-to-nail's one row or three) made the derivative jump between stages, and the point,
+// circling its nail at the switch, alternated forms from stage to stage; rk45's error estimate
+// then never fell with the step, and it crawled at 1e-7 s steps.
+struct FormsHeld {
+  StepContext& c;
+  explicit FormsHeld(StepContext& ctx) : c(ctx) { c.system.holdForms(true); }
+  ~FormsHeld() { c.system.holdForms(false); }
+};
+}  // namespace
+
 void stepRK4(const Model& model, const Params& p, double t, double h, StepContext& c) {
   c.h = h;
   // y' = y + h/6 (k1 + 2 k2 + 2 k3 + k4)
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
+  const FormsHeld held(c);
   c.ytmp = c.y + (0.5 * h) * c.k[0];
   evaluateDerivative(model, p, t + 0.5 * h, c.ytmp, c.k[1], c);
   c.ytmp = c.y + (0.5 * h) * c.k[1];
@@ -258,6 +272,7 @@ double stepRK45(const Model& model, const Params& p, double t, double h, double 
   // scene, the plain pendulum too.
   c.h = model.settings.dt;
   evaluateDerivative(model, p, t, c.y, c.k[0], c);
+  const FormsHeld held(c);
   for (int attempt = 0;; ++attempt) {
     for (int s = 1; s < 7; ++s) {
       c.ytmp = c.y;

@@ -38,8 +38,8 @@ struct Stabilization {
   // (see VelocityLevelEquation::correctHeldForArmRotation); null: none
   const std::vector<Vec3>* spinTrend = nullptr;
   double spinAhead = 0.0;
-  // assembling constraints: h c / 2 of each one's last step (StepMemory::rateOffset; see
-  // velocityTarget); null or NaN: taken as this step's
+  // assembling constraints: h (c + g) / 2 of each one's last step (StepMemory::rateOffset; see
+  // velocityTarget, lastRateOffset); null, NaN or recorded on other rows: taken as this step's
   const std::vector<Vec3>* rateOffset = nullptr;
   // velocity constraints: the mean rate the last step aimed each at (StepMemory::velocityAim; see
   // velocityConstraintTarget); null or NaN: none

@@ -417,6 +417,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
     // and t only after); assignment reuses the vectors' storage
     m_backup.memory = m_state.memory;
     m_backup.hNext = m_state.hNext;
+    const double proposed = m_state.hNext;
     std::string runningAway;
     const bool finite = stepSubdivided(h, runningAway);
     if (!finite || !runningAway.empty()) {
@@ -428,7 +429,15 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
                                  " s (non-finite state after a step of " + std::to_string(h) + " s)";
       return res;
     }
-    if (reachesTarget && m_lastStep == h) m_state.t = target;  // exactly, whatever the rounding of t + h
+    if (reachesTarget && m_lastStep == h) {
+      m_state.t = target;  // exactly, whatever the rounding of t + h
+      // rk45: a step cut short to end on a target (a grid point, an event, tEnd) and taken whole
+      // says nothing about the step the model needs, and its proposal (at most 5 times it) must
+      // not replace the one it had: a run advanced in 0.01 s increments, whose sum drifts off
+      // the 1 ms grid by 5e-12 s, took a 5e-12 s step to the grid point and stopped there as
+      // "crawling" (a rod hanging from a nail)
+      if (m.settings.integrator == IntegratorKind::RK45 && proposed > h) m_state.hNext = std::max(m_state.hNext, proposed);
+    }
     ++res.steps;
     ++m_totalSteps;
     fireDueEvents();

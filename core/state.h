@@ -84,8 +84,8 @@ struct StepMemory {
                                    // (the tension its geometric stiffness comes from; zero for other constraints)
   SpinTrend spinTrend;
   std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
-                                   // rate D1 runs ahead of the rate D moved with (see velocityTarget); NaN or
-                                   // empty (all held): unknown
+                                   // rate D1 runs ahead of the rate D moved with (see velocityTarget), NaN past
+                                   // its rows (see lastRateOffset); NaN or empty (all held): unknown
   std::vector<Vec3> velocityAim;   // velocity-level steps: the mean rate V the last step aimed each velocity
                                    // constraint at (see velocityConstraintTarget); NaN or empty: none
   std::vector<Vec3> velocityMiss;  // velocity-level steps: how far each velocity constraint's mean rate missed the

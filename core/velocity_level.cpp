@@ -31,6 +31,22 @@ Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin
   return g;
 }
 
+Vec3 rateOffsetFor(const ConstraintRows& r, const Vec3& g, double h) {
+  Vec3 o = 0.5 * h * (r.c + g);
+  for (int i = r.d; i < 3; ++i) o(i) = std::numeric_limits<double>::quiet_NaN();
+  return o;
+}
+
+bool lastRateOffset(const Stabilization& stab, const ConstraintRows& r, int j, Vec3& offset) {
+  if (!stab.rateOffset || size_t(j) >= stab.rateOffset->size()) return false;
+  const Vec3& o = (*stab.rateOffset)[size_t(j)];
+  for (int i = 0; i < 3; ++i)
+    if (std::isnan(o(i)) != (i >= r.d)) return false;  // none, or recorded on other rows
+  offset = Vec3::Zero();
+  for (int i = 0; i < r.d; ++i) offset(i) = o(i);
+  return true;
+}
+
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held) {
   const double h = stab.h;
   if (held) {
@@ -70,9 +86,8 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
   // in 5 s while tau's force pulled at the offset. Baumgarte likewise with alpha for 1/tau.
   // Held constraints use the implicit target (Hong et al.) above, which is stable for whipping
   // chains, and projection removes the rest.
-  Vec3 offset = 0.5 * h * (r.c + g);
-  if (stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x()))
-    offset = (*stab.rateOffset)[size_t(j)];
+  Vec3 offset;
+  if (!lastRateOffset(stab, r, j, offset)) offset = 0.5 * h * (r.c + g);
   const Vec3 rate = r.D1 - offset, ahead = 0.5 * h * (r.c - g);
   // (under the implicit method a constraint that is not held assembles by tau's law: assemblingKind)
   if (stab.kind == StabilizationKind::Baumgarte)
@@ -127,9 +142,10 @@ Vec3 velocityConstraintTarget(const ConstraintRows& r, int j, double tau, const 
                               std::vector<Vec3>& nextAim) {
   const double h = stab.h;
   const bool aimed = stab.velocityAim && size_t(j) < stab.velocityAim->size() && !std::isnan((*stab.velocityAim)[size_t(j)].x());
-  const bool stepped = stab.rateOffset && size_t(j) < stab.rateOffset->size() && !std::isnan((*stab.rateOffset)[size_t(j)].x());
+  Vec3 offset;
+  const bool stepped = lastRateOffset(stab, r, j, offset);
   const Vec3 last = aimed     ? (*stab.velocityAim)[size_t(j)]
-                    : stepped ? Vec3(r.D1 - (*stab.rateOffset)[size_t(j)] / 3.0 - (h / 3.0) * (r.c + g))
+                    : stepped ? Vec3(r.D1 - offset / 3.0 - (h / 3.0) * (r.c + g))
                               : r.D1;
   Vec3 aim = Vec3::Zero();
   switch (stab.kind) {
@@ -201,7 +217,7 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     if (velocityRows && m_nextAim.empty()) m_nextAim.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
     b = (r.D1 - (velocityRows ? velocityConstraintTarget(r, j, tau, stab, g, m_nextAim) : velocityTarget(r, j, tau, stab, g, held))) * invH;
     if (m_nextOffset.empty()) m_nextOffset.assign(a.rows().size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
-    m_nextOffset[size_t(j)] = 0.5 * stab.h * (r.c + g);
+    m_nextOffset[size_t(j)] = rateOffsetFor(r, g, stab.h);
     addFreeAcceleration(b, r, kin, Fext, Text, held ? 0.5 : 1.0);
     scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
   }

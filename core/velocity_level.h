@@ -31,6 +31,18 @@ namespace tether::core {
 // turning with them (the gyroscopic term; see VelocityLevelEquation::form and velocityTarget).
 Vec3 inertiaTurn(const ConstraintRows& r, const std::vector<BodyKinematics>& kin);
 
+// The rate offset a step leaves for constraint j's next one (StepMemory::rateOffset; derived
+// at velocityTarget): h (c + g) / 2 on its r.d rows and NaN on the others, so that the next step
+// can tell whether it was recorded on as many rows.
+Vec3 rateOffsetFor(const ConstraintRows& r, const Vec3& g, double h);
+// The offset the last step left for constraint j, into offset (zero past r.d), if there is one and
+// it was recorded on as many rows as r has now. A constraint whose rows change their frame
+// between steps has none: the scalar point-to-nail's one row along the line to its nail and its
+// three world rows while it circles (core/constraints/scalar_point_to_nail.h) alternate every few
+// steps, and each read the other's offset in its own frame (the line's for a world axis): a
+// GUI-made rod 0.9 m from its nail, circling, was still 1 cm off it at 15 tau.
+bool lastRateOffset(const Stabilization& stab, const ConstraintRows& r, int j, Vec3& offset);
+
 // Whether constraint j is held at the velocity level (the implicit target; see velocityTarget):
 // assembled, and not a velocity constraint. Those keep their stabilization's law throughout
 // (velocityConstraintTarget): held, the integral of their error would be cancelled in one step,

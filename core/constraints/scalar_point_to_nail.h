@@ -21,6 +21,11 @@
 // tangential rows take the circling out; the straight-line approach they ask for is then a
 // short one. kOrbitRate is 1/tau at the default tau: tau's law closes |D| at about that rate,
 // so a point circling slower than it is closing, and the scalar form's free path is kept.
+// Near kOrbitRate the two forms alternate from step to step, so the three rows close |D| by the
+// scalar row's law (their c carries the circling's centrifugal term; derived in evaluate), an
+// Euler step does not read one form's rate offset in the other's rows (lastRateOffset,
+// core/velocity_level.h), and rk4 and rk45 keep one form through a step's stages
+// (ConstraintAssembly::holdForms).
 #pragma once
 #include "core/constraint.h"
 #include "core/constraint_type.h"
@@ -33,6 +38,9 @@ class ScalarPointToNail final : public Constraint {
   static constexpr double kHoldRadius = 1e-3;
   // rad/s: circling the nail faster than this, the point is pulled by three rows too
   static constexpr double kOrbitRate = 10.0;
+  // its forms of rows (ConstraintRows::form): three rows held at the nail, three while circling,
+  // the scalar row
+  enum Form : std::int8_t { kHeld = 0, kCircling = 1, kScalar = 2 };
   ScalarPointToNail(Anchor point, Vec3 nail) : m_point(point), m_nail(nail) {}
   int rows() const override { return 3; }  // 1 while it assembles, 3 once held or circling
   BodyList bodies() const override { return {m_point.index}; }
