@@ -512,8 +512,9 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)]
       << " before that step";
   o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a "
-    << "larger tau, softer springs or less damping on light bodies, or the rk4 integrator (tether-cli check names "
-    << "the settings past their stable bounds)";
+    << "larger tau, softer springs or less damping on light bodies"
+    << (m.settings.integrator == IntegratorKind::RK4 ? "" : ", or the rk4 integrator")
+    << " (tether-cli check names the settings past their stable bounds)";
   return o.str();
 }
 
