@@ -420,6 +420,20 @@ TEST(LongRun, ScalarPointToNailCirclingItsNailStillAssembles) {
                                      k, 15.0 * Settings{}.defaultTau);
 }
 
+// One body held at a nail at the origin by a scalar point-to-nail ("pin"), without gravity.
+Scene scalarPinWithoutGravity(const BodyDef& body, const std::string& point, IntegratorKind integrator) {
+  Scene s;
+  s.settings.integrator = integrator;
+  s.settings.gravityOn = false;
+  s.nails.push_back({"nail", Vec3::Zero()});
+  s.bodies.push_back(body);
+  ConstraintDef c;
+  c.name = "pin";
+  c.params = ScalarPointToNailDef{.point = pt(body.name, point), .nail = "nail"};
+  s.constraints.push_back(c);
+  return s;
+}
+
 // A point closing on its nail faster than 1/tau circles faster and faster under the vector law
 // (ScalarPointToNail::evaluate): a rod spinning at 20 rad/s in the plane, its end 3 m from the
 // nail, tau 0.5 s, no gravity, circled at 3 800 rad/s 3 cm from the nail and blew up at 0.73 s
@@ -429,18 +443,10 @@ TEST(LongRun, ScalarPointToNailCirclingItsNailStillAssembles) {
 TEST(LongRun, ScalarPointToNailOnASpinningRodThrownAtItsNailAssembles) {
   for (IntegratorKind k : {IntegratorKind::RK4, IntegratorKind::SemiImplicitEuler}) {
     SCOPED_TRACE(toString(k));
-    Scene s;
-    s.settings.integrator = k;
-    s.settings.gravityOn = false;
-    s.nails.push_back({"nail", Vec3::Zero()});
     BodyDef b = test::rod("rod", Vec3(3.0, 0.0, 0.0), Vec3(3.0, 1.0, 0.0), 0.02);
     b.angularVelocity = Vec3(0.0, 0.0, -20.0);
-    s.bodies.push_back(b);
-    ConstraintDef c;
-    c.name = "pin";
-    c.tau = 0.5;
-    c.params = ScalarPointToNailDef{.point = pt("rod", "end1"), .nail = "nail"};
-    s.constraints.push_back(c);
+    Scene s = scalarPinWithoutGravity(b, "end1", k);
+    s.constraints[0].tau = 0.5;
     Simulation sim(std::make_shared<const Model>(compile(s)));
     const AdvanceResult r = sim.advanceTo(15.0 * 0.5);
     ASSERT_TRUE(r.ok) << r.message;
@@ -478,17 +484,9 @@ TEST(LongRun, Rk45KeepsItsStepAfterAStepCutShortByTheRequestedTime) {
 TEST(LongRun, ScalarPointToNailClosesByTheScalarLawWhileCircling) {
   for (IntegratorKind k : {IntegratorKind::RK4, IntegratorKind::SemiImplicitEuler}) {
     SCOPED_TRACE(toString(k));
-    Scene s;
-    s.settings.integrator = k;
-    s.settings.gravityOn = false;
-    s.nails.push_back({"nail", Vec3::Zero()});
     BodyDef b = test::sphere("ball", Vec3(0.2, 0.0, 0.0), 0.05);
     b.velocity = Vec3(0.0, 4.0, 0.0);
-    s.bodies.push_back(b);
-    ConstraintDef c;
-    c.name = "pin";
-    c.params = ScalarPointToNailDef{.point = pt("ball", "center"), .nail = "nail"};
-    s.constraints.push_back(c);
+    const Scene s = scalarPinWithoutGravity(b, "center", k);
     Simulation sim(std::make_shared<const Model>(compile(s)));
     const double tau = s.settings.defaultTau;
     std::vector<double> dev;
