@@ -60,7 +60,7 @@ void SettingsOverrides::applyTo(Settings& s) const {
 }
 
 double RunSummary::maxDeviationAfterAssembly() const {
-  double m = 0.0;
+  double m = -1.0;
   for (const auto& c : constraints) m = std::max(m, c.maxDeviation);
   return m;
 }
@@ -217,7 +217,11 @@ std::string formatSummary(const RunSummary& s) {
     }
     o << buf;
   }
-  std::snprintf(buf, sizeof buf, "max |D| after assembly: %.3e\n", s.maxDeviationAfterAssembly());
+  if (const double m = s.maxDeviationAfterAssembly(); m >= 0.0)
+    std::snprintf(buf, sizeof buf, "max |D| after assembly: %.3e\n", m);
+  else
+    std::snprintf(buf, sizeof buf, "max |D| after assembly: none measured (%s)\n",
+                  s.constraints.empty() ? "the scene has no constraints" : "no constraint was assembled before the end");
   o << buf;
   if (const ContactTrouble& c = s.contacts; c.steps > 0) {
     std::snprintf(buf, sizeof buf, "CONTACTS NOT MET in %ld of %ld steps, from t = %.6g s to %.6g s: ", c.steps, c.of,
@@ -326,7 +330,7 @@ std::string formatCheck(const CheckReport& r) {
   std::ostringstream o;
   o << "scene ok: " << r.bodies << " bodies, " << r.constraints << " constraints (" << r.activeConstraints
     << " active at t = 0)\n";
-  o << "constraint system: " << r.rows << " x " << r.cols << ", rank " << r.rank;
+  o << "constraint system at t = 0: " << r.rows << " x " << r.cols << ", rank " << r.rank;
   if (r.unanalysedRows > 0)
     o << " of the " << r.rows - r.unanalysedRows << " rows analysed (" << r.unanalysedRows
       << " rows are in groups of joined constraints larger than the " << kRankAnalysisLimit

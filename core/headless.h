@@ -66,7 +66,7 @@ struct RunSummary {
   std::string message;
   std::vector<ConstraintSummary> constraints;
   ContactTrouble contacts;
-  double maxDeviationAfterAssembly() const;
+  double maxDeviationAfterAssembly() const;  // -1 when no constraint was measured after its assembly
 };
 
 // Throws SceneError for an invalid scene, and for an until that would take no step or more than
