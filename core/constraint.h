@@ -107,6 +107,10 @@ struct alignas(64) ConstraintRows {
   Vec3 point[2];                   // where the constraint acts, world (for drawing)
   Mat33 Jl[2], Ja[2];              // d x 3 Jacobian blocks per body (other than point slots)
   Mat33 G[2], H[2];                // 3 x f: force and torque per unit Fc (customForce only)
+  // Set by the assembler before evaluate (clear() leaves it): the constraint's tau now (s,
+  // Params::tau), for rows whose form depends on how fast tau's law closes D (the scalar
+  // point-to-nail's); 0.1 (the default tau) where no assembler evaluates them.
+  double tau = 0.1;
 
   void clear(int rows, int dofs) {
     d = rows;

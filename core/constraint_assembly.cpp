@@ -71,6 +71,7 @@ void ConstraintAssembly::evaluate(const Model& model, const Params& params, cons
     }
     ConstraintRows& r = m_rows[j];
     r.keepForm = m_holdForms && r.form >= 0;
+    r.tau = params.tau[j];
     model.constraints[j]->evaluate(ctx, r);
     if (m_anyNonholonomic && m_nonholonomic[j]) {
       const bool feedback = model.settings.stabilization != StabilizationKind::Implicit;

@@ -8,7 +8,7 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
   AnchorKinematics nail;
   nail.p = m_nail;
   const AnchorKinematics point = anchorKinematics(m_point, ctx);
-  // held, or circling the nail faster than kOrbitRate (see the header): three rows. The point's
+  // held, or circling the nail faster than orbitRate (see the header): three rows. The point's
   // velocity across the line to the nail is v - (v . d) d / |d|^2, and it circles at
   // |v_t| / |d| rad/s (compared squared: no square roots). The form taken last is kept while
   // the assembler asks (ConstraintRows::keepForm: through an rk4 or rk45 step's stages).
@@ -18,7 +18,7 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
   int form = kScalar;
   if (out.keepForm) form = out.form;
   else if (r2 < kHoldRadius * kHoldRadius) form = kHeld;
-  else if (vt2 > kOrbitRate * kOrbitRate * r2) form = kCircling;
+  else if (const double w = orbitRate(out.tau); vt2 > w * w * r2) form = kCircling;
   out.form = static_cast<std::int8_t>(form);
   if (form == kHeld || r2 == 0.0) {
     pointPairRows(nail, point, out);
@@ -26,7 +26,7 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
   }
   if (form == kCircling) {
     // Circling: three rows, whose law must close the distance r = |D| as the scalar row's does
-    // (the two forms alternate while the point circles near kOrbitRate). With n = D / r and
+    // (the two forms alternate while the point circles near orbitRate). With n = D / r and
     // D = r n, D' = r' n + r n', D'' = r'' n + 2 r' n' + r n'', and n . n' = 0, n . n'' = -|n'|^2,
     // r |n'| = |v_t|, so
     //   n . D'' = r'' - r |n'|^2 = r'' - |v_t|^2 / r.
@@ -34,7 +34,7 @@ void ScalarPointToNail::evaluate(const EvalContext& ctx, ConstraintRows& out) co
     // |v_t|^2 / r: the circling point's centrifugal term holds r open, while the scalar row's
     // law, r'' = -2/tau r' - r/tau^2, has none. Alternating every few steps (the three rows take
     // some circling out, the scalar row's central pull puts it back), the point slid along
-    // |v_t| = kOrbitRate r and closed at a tenth of tau's rate: a GUI-made rod released 0.9 m
+    // |v_t| = orbitRate r and closed at a tenth of tau's rate: a GUI-made rod released 0.9 m
     // from its nail was still 1 cm off at 15 tau. Across n the vector law reads, with w the
     // circling rate (v_t = r w t, t the unit vector across n in the plane of circling, t' = -w n):
     // t . D'' = 2 r' w + r w' = -2/tau r w, that is w' = -(2/tau + 2 r'/r) w: a point closing
@@ -63,7 +63,8 @@ const ConstraintType& ScalarPointToNailDef::type() {
       .label = "Scalar point to nail",
       .description = "The paper's scalar form of point-to-nail: one row, D = |P - X|, so the point is pulled to the "
                      "nail along any path the model allows; held by three rows once within 1 mm, and pulled by three "
-                     "while it circles the nail faster than 10 rad/s. Click a control point, then a nail or empty space.",
+                     "while it circles the nail faster than 1/tau (10 rad/s at the default tau). Click a control point, then "
+                     "a nail or empty space.",
       .defaults = ScalarPointToNailDef{},
       .fields = {field<&ScalarPointToNailDef::point>("point", "Point", F::Kind::BodyPoint),
                  field<&ScalarPointToNailDef::nail>("nail", "Nail", F::Kind::Nail)},

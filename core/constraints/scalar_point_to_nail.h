@@ -16,12 +16,20 @@
 // angular momentum about the nail, and a point that circles the nail can close on it only by
 // speeding up as 1/|D| (kinetic energy ~ 1/|D|^2): it stalls. Measured in the robustness
 // corpus: a rod's end circling 7 cm from its nail at 140 rad/s for the whole minute, others 1
-// to 3 cm off. So while the point circles the nail faster than kOrbitRate (|v_t| > kOrbitRate
+// to 3 cm off. So while the point circles the nail faster than orbitRate (|v_t| > orbitRate
 // |D|, v_t its velocity across the line to the nail) it too is pulled by the three rows, whose
 // tangential rows take the circling out; the straight-line approach they ask for is then a
-// short one. kOrbitRate is 1/tau at the default tau: tau's law closes |D| at about that rate,
-// so a point circling slower than it is closing, and the scalar form's free path is kept.
-// Near kOrbitRate the two forms alternate from step to step, so the three rows close |D| by the
+// short one. orbitRate is 1/tau, the constraint's own: tau's law closes |D| at about that
+// rate, so a point circling slower than it is closing, and the scalar form's free path is kept.
+// At that rate the circling's centripetal acceleration |D| w^2 is the law's own pull |D|/tau^2,
+// and no larger: a fixed 10 rad/s (1/tau at the default tau) let a point on a slow tau (0.5 s)
+// circle at 5 times 1/tau in the scalar form, its row carrying 25 times the law's pull while
+// its direction turned at 10 rad/s, and the step's error in that load outweighed the law: in a
+// sweep of 300 rods thrown and spun at their nails (tau 0.1 to 0.5 s), with rk4 two never
+// assembled (one 2.9 mm off, its r'' 0.015 m/s^2 off the law, of a 0.25 m/s^2 centripetal term)
+// and one took 40 tau; with euler one never did (2 cm off) and two took 15-17 tau. With 1/tau
+// every one assembled within 13 tau (ScalarPointToNailOnASlowTauAssemblesOnSchedule).
+// Near orbitRate the two forms alternate from step to step, so the three rows close |D| by the
 // scalar row's law (their c carries the circling's centrifugal term; derived in evaluate), an
 // Euler step does not read one form's rate offset in the other's rows (lastRateOffset,
 // core/velocity_level.h), and rk4 and rk45 keep one form through a step's stages
@@ -36,8 +44,9 @@ class ScalarPointToNail final : public Constraint {
  public:
   // the distance below which the point is held by three rows (the assembled threshold, m)
   static constexpr double kHoldRadius = 1e-3;
-  // rad/s: circling the nail faster than this, the point is pulled by three rows too
-  static constexpr double kOrbitRate = 10.0;
+  // rad/s: circling the nail faster than this, the point is pulled by three rows too (tau:
+  // the constraint's, ConstraintRows::tau)
+  static double orbitRate(double tau) { return 1.0 / tau; }
   // its forms of rows (ConstraintRows::form): three rows held at the nail, three while circling,
   // the scalar row
   enum Form : std::int8_t { kHeld = 0, kCircling = 1, kScalar = 2 };
