@@ -426,11 +426,11 @@ TEST(LongRun, ScalarPointToNailCirclingItsNailStillAssembles) {
                                      k, 15.0 * Settings{}.defaultTau);
 }
 
-// One body held at a nail at the origin by a scalar point-to-nail ("pin"), without gravity.
-Scene scalarPinWithoutGravity(const BodyDef& body, const std::string& point, IntegratorKind integrator) {
+// One body held at a nail at the origin by a scalar point-to-nail ("pin").
+Scene scalarPinScene(const BodyDef& body, const std::string& point, IntegratorKind integrator, bool gravity) {
   Scene s;
   s.settings.integrator = integrator;
-  s.settings.gravityOn = false;
+  s.settings.gravityOn = gravity;
   s.nails.push_back({"nail", Vec3::Zero()});
   s.bodies.push_back(body);
   ConstraintDef c;
@@ -451,7 +451,7 @@ TEST(LongRun, ScalarPointToNailOnASpinningRodThrownAtItsNailAssembles) {
     SCOPED_TRACE(toString(k));
     BodyDef b = test::rod("rod", Vec3(3.0, 0.0, 0.0), Vec3(3.0, 1.0, 0.0), 0.02);
     b.angularVelocity = Vec3(0.0, 0.0, -20.0);
-    Scene s = scalarPinWithoutGravity(b, "end1", k);
+    Scene s = scalarPinScene(b, "end1", k, false);
     s.constraints[0].tau = 0.5;
     Simulation sim(std::make_shared<const Model>(compile(s)));
     const AdvanceResult r = sim.advanceTo(15.0 * 0.5);
@@ -499,8 +499,7 @@ TEST(LongRun, ScalarPointToNailOnASlowTauAssemblesOnSchedule) {
       BodyDef b = test::rod("rod", th.end1, th.end2, 0.02);
       b.velocity = th.v;
       b.angularVelocity = th.w;
-      Scene s = scalarPinWithoutGravity(b, "end1", k);
-      s.settings.gravityOn = th.gravity;
+      Scene s = scalarPinScene(b, "end1", k, th.gravity);
       s.constraints[0].tau = tau;
       Simulation sim(std::make_shared<const Model>(compile(s)));
       expectFirstConstraintAssemblesAndHolds(sim, 15.0 * tau, 5.0);
@@ -532,7 +531,7 @@ TEST(LongRun, ScalarPointToNailClosesByTheScalarLawWhileCircling) {
     SCOPED_TRACE(toString(k));
     BodyDef b = test::sphere("ball", Vec3(0.2, 0.0, 0.0), 0.05);
     b.velocity = Vec3(0.0, 4.0, 0.0);
-    const Scene s = scalarPinWithoutGravity(b, "center", k);
+    const Scene s = scalarPinScene(b, "center", k, false);
     Simulation sim(std::make_shared<const Model>(compile(s)));
     const double tau = s.settings.defaultTau;
     std::vector<double> dev;

@@ -60,7 +60,7 @@ TEST(PlotData, ASampleHoldsWhatTheSnapshotOfItsFrameShows) {
   EXPECT_EQ(PlotReader(*axis)(f), snap.constraints[1].deviation);
   const double F = std::max(snap.constraints[0].force[0].norm(), snap.constraints[0].force[1].norm());
   EXPECT_GT(F, 1.0);  // it holds the door up
-  // (to the last bits: the norm is summed in core's build and in this one, with or without FMA)
+  // (within a few ulps: the norm is summed in core's build and in this one, with or without FMA)
   EXPECT_DOUBLE_EQ(PlotReader(*force)(f), F);
 }
 
