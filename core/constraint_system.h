@@ -72,11 +72,14 @@ class ConstraintSystem {
   const Eigen::VectorXd& forces() const { return m_fc; }                  // Fc, stacked
   const Eigen::VectorXd& rightHandSide() const { return m_B; }            // B, stacked
   const Eigen::SparseMatrix<double>& matrix() const { return m_assembly.matrix(); }
-  // The rate offsets and velocity constraints' aims of the step just formed, into offsets and aims
-  // (StepMemory::rateOffset, velocityAim; see velocityTarget, velocityConstraintTarget).
-  void takeRateOffsets(std::vector<Vec3>& offsets, std::vector<Vec3>& aims) {
+  // The rate offsets, velocity constraints' aims and assembling constraints' law steps of the step
+  // just formed, into offsets, aims and laws (StepMemory::rateOffset, velocityAim, lawSteps; see
+  // velocityTarget, velocityConstraintTarget, assemblingTarget).
+  void takeRateOffsets(std::vector<Vec3>& offsets, std::vector<Vec3>& aims, std::vector<LawStep>& laws) {
     offsets.swap(m_velocity.nextOffsets());
     aims.swap(m_velocity.nextAims());
+    laws.swap(m_velocity.nextLawSteps());
+    m_velocity.nextLawSteps().clear();  // (only form() fills them: none after a sequential-impulses step)
   }
   // Force and torque a constraint applies to its slot-s body (for drawing and reports).
   void constraintForce(int constraint, int slot, Vec3& force, Vec3& torque) const;

@@ -103,6 +103,7 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
     stab.rateOffset = &memory->rateOffset;
     stab.velocityAim = &memory->velocityAim;
     stab.velocityMiss = &memory->velocityMiss;
+    stab.lawSteps = &memory->lawSteps;
   }
   const bool stiffened = stab.velocityLevel && memory &&
                          ctx.stiffness.apply(model, ctx.system.assembly(), memory->lastForce, ctx.h, ctx.kin, ctx.T);

@@ -10,6 +10,7 @@ std::size_t stateBytes(const State& s) {
   return sizeof(State) + s.bodies.capacity() * sizeof(BodyState) +
          (s.memory.impulses.capacity() + s.memory.lastForce.capacity() + s.memory.rateOffset.capacity() + s.memory.velocityAim.capacity() + s.memory.velocityMiss.capacity() + s.memory.spinTrend.dw.capacity() +
           s.memory.velocityIntegral.capacity()) * sizeof(Vec3) + s.memory.assembled.capacity() +
+         s.memory.lawSteps.capacity() * sizeof(LawStep) +
          s.memory.passing.capacity() * sizeof(std::pair<int, int>) +
          p.bodyActive.capacity() + p.bodyCollides.capacity() + p.bodyMaterial.capacity() * sizeof(Vec3) +
          p.constraintEnabled.capacity() +

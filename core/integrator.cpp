@@ -152,7 +152,7 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
   c.h = h;
   evaluateForces(model, p, t, c.y, c, &memory);
   recordPointPairForces(c.system.assembly(), c.system.forces(), memory.lastForce);
-  c.system.takeRateOffsets(memory.rateOffset, memory.velocityAim);
+  c.system.takeRateOffsets(memory.rateOffset, memory.velocityAim, memory.lawSteps);
   SpinTrend& trend = memory.spinTrend;
   trend.dw.resize(model.bodies.size());
   trend.h = h;
@@ -219,7 +219,7 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
   stab.velocityAim = &memory.velocityAim;
   stab.velocityMiss = &memory.velocityMiss;
   c.system.sequentialImpulses(p, stab, model.settings.solverIterations, P, L, memory.impulses);
-  c.system.takeRateOffsets(memory.rateOffset, memory.velocityAim);
+  c.system.takeRateOffsets(memory.rateOffset, memory.velocityAim, memory.lawSteps);
   if (afterKick) {
     for (size_t i = 0; i < nb; ++i) {
       const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;

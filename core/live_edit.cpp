@@ -94,6 +94,10 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
       if (st.memory.rateOffset.empty()) st.memory.rateOffset.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
       st.memory.rateOffset[c] = oldState.memory.rateOffset[size_t(j)];
     }
+    if (size_t(j) < oldState.memory.lawSteps.size()) {
+      if (st.memory.lawSteps.empty()) st.memory.lawSteps.assign(newModel.constraints.size(), LawStep{});
+      st.memory.lawSteps[c] = oldState.memory.lawSteps[size_t(j)];
+    }
     if (size_t(j) < oldState.memory.velocityAim.size()) {
       if (st.memory.velocityAim.empty()) st.memory.velocityAim.assign(newModel.constraints.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
       st.memory.velocityAim[c] = oldState.memory.velocityAim[size_t(j)];

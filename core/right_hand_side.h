@@ -45,6 +45,9 @@ struct Stabilization {
   // velocityConstraintTarget); null or NaN: none
   const std::vector<Vec3>* velocityAim = nullptr;
   const std::vector<Vec3>* velocityMiss = nullptr;  // (StepMemory::velocityMiss); null: none
+  // assembling constraints: what the last step did with each one's law (StepMemory::lawSteps; see
+  // assemblingTarget); null: none
+  const std::vector<LawStep>* lawSteps = nullptr;
 
   bool held(int j) const { return assembled && size_t(j) < assembled->size() && (*assembled)[size_t(j)]; }
 };

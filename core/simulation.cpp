@@ -170,6 +170,7 @@ void Simulation::fireDueEvents() {
     // (a drive's speed may jump: the velocity constraints' laws start again from the measured
     // rate; see velocityConstraintTarget)
     m_state.memory.velocityAim.clear();
+    m_state.memory.lawSteps.clear();
     ++m_state.nextEvent;
     m_packed = false;
     m_ctx.rowsCurrent = false;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,16 @@ struct SpinTrend {
   double h = 0.0;                  // s (0: no step yet)
 };
 
+// What a semi-implicit Euler step leaves for the next one of a constraint assembling by its law
+// (tau's, or Baumgarte's): see assemblingTarget (core/velocity_level.cpp).
+struct LawStep {
+  Vec3 D = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());  // D at the step's start, NaN past its rows
+  Vec3 aim = Vec3::Zero();       // the mean rate V the law set, m/s
+  Vec3 expected = Vec3::Zero();  // the mean rate D was to move with: aim less the miss taken off, m/s
+  Vec3 missed = Vec3::Zero();    // how far the step before it missed, as measured at its start, m/s
+  double h = 0.0;                // the step's length, s (0: none recorded)
+};
+
 // What a step leaves for the next one: part of the State, so that a run resumed from a saved
 // State repeats the uninterrupted run bit for bit. The steppers take it as an argument.
 struct StepMemory {
@@ -86,6 +97,8 @@ struct StepMemory {
   std::vector<Vec3> rateOffset;    // semi-implicit Euler: h (c + g) / 2 of each constraint's last step, how far its
                                    // rate D1 runs ahead of the rate D moved with (see velocityTarget), NaN past
                                    // its rows (see lastRateOffset); NaN or empty (all held): unknown
+  std::vector<LawStep> lawSteps;   // semi-implicit Euler: per constraint assembling by its law (LawStep); h = 0 or
+                                   // empty (none assembling): none
   std::vector<Vec3> velocityAim;   // velocity-level steps: the mean rate V the last step aimed each velocity
                                    // constraint at (see velocityConstraintTarget); NaN or empty: none
   std::vector<Vec3> velocityMiss;  // velocity-level steps: how far each velocity constraint's mean rate missed the

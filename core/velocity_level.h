@@ -56,6 +56,11 @@ inline bool heldAtVelocityLevel(const ConstraintAssembly& a, const Stabilization
 // held: see heldAtVelocityLevel. Not for velocity constraints: velocityConstraintTarget.
 Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, bool held);
 
+// The same for a constraint that assembles (not held, not a velocity constraint), from what the
+// last step did with its law (Stabilization::lawSteps; derived in velocity_level.cpp); what this
+// step does goes into next.
+Vec3 assemblingTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g, LawStep& next);
+
 // The same for a velocity constraint (Constraint::nonholonomic; derived in velocity_level.cpp).
 // Its aim, the mean rate V it sets, goes into nextAim[j] (sized per constraint by the caller).
 Vec3 velocityConstraintTarget(const ConstraintRows& r, int j, double tau, const Stabilization& stab, const Vec3& g,
@@ -83,6 +88,9 @@ class VelocityLevelEquation {
   // Per constraint: a velocity constraint's aim (see velocityConstraintTarget; NaN for the others,
   // empty when there are none), for the next step (StepMemory::velocityAim).
   std::vector<Vec3>& nextAims() { return m_nextAim; }
+  // Per constraint: what this step does with an assembling constraint's law (see assemblingTarget;
+  // empty when none assembles), for the next step (StepMemory::lawSteps).
+  std::vector<LawStep>& nextLawSteps() { return m_nextLaw; }
 
  private:
   std::vector<int> m_heldPairs;   // the nodes the correction acts on
@@ -90,6 +98,7 @@ class VelocityLevelEquation {
   int m_armPasses = 0;
   std::vector<Vec3> m_nextOffset;
   std::vector<Vec3> m_nextAim;
+  std::vector<LawStep> m_nextLaw;
   Eigen::VectorXd m_r;            // the correction's right-hand side / solution, 3 per node
 };
 
