@@ -105,8 +105,23 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
     stab.velocityMiss = &memory->velocityMiss;
     stab.lawSteps = &memory->lawSteps;
   }
+  // The geometric stiffness takes the last step's forces; a first step has none, and its plain
+  // step would kick the links of a taut chain apart (0.3 rad/s between neighbours under a 50 kg
+  // lamp at 240 Hz, which the stiffness only damps over ~20 steps, as it damps the fast part of a
+  // turn and no more): it solves once without the stiffness, for the forces it takes (of the
+  // assembled constraints: an assembling one's first pull is no tension to stiffen against).
+  if (stab.velocityLevel && memory && memory->spinTrend.h == 0.0) {
+    ctx.system.formEquation(params, ctx.F, ctx.T, stab);
+    ctx.system.solve(st.solver);
+    recordPointPairForces(ctx.system.assembly(), ctx.system.forces(), memory->lastForce);
+    std::vector<std::uint8_t> met = memory->assembled;
+    updateAssembled(ctx.system, met);
+    for (size_t j = 0; j < memory->lastForce.size(); ++j)
+      if (!(j < met.size() && met[j])) memory->lastForce[j].setZero();
+  }
   const bool stiffened = stab.velocityLevel && memory &&
-                         ctx.stiffness.apply(model, ctx.system.assembly(), memory->lastForce, ctx.h, ctx.kin, ctx.T);
+                         ctx.stiffness.apply(model, ctx.system.assembly(), memory->lastForce, memory->assembled, stab.spinTrend,
+                                             stab.spinAhead, ctx.h, ctx.kin, ctx.T);
   ctx.system.formEquation(params, ctx.F, ctx.T, stab);
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);

@@ -411,30 +411,53 @@ bool VelocityLevelEquation::correctHeldForArmRotation(const ConstraintAssembly& 
 // projection slow (three Newton steps instead of one, measured).
 // Backward Euler in this stiffness, S = -h^2 K >= 0 and t all torques at the start of the step
 // (constraint torques included):
-//   I (w' - w) = h (t + h K w')   =>   (I + S) w' = I w + h t
-//   =>   w' = w + (I + S)^-1 h (t - S w / h),
-// i.e. the torques plus a damping torque -S w / h, answered through the inverse inertia
-// (I + S)^-1: the constraint solve uses that in place of I^-1, and the angular momentum moves by
-// L' - L = I (w' - w) = h I (I + S)^-1 (t - S w / h).
-// A mode's energy falls by the factor 1/(1 + h^2 w^2) per step: the zigzag (h w > 2) is gone in
-// a few steps, but a pendulum's swing (for which this is the whole restoring stiffness) loses
-// energy too (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s). So S only
-// acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the body's own
+//   I (w' - w) = h (t + h K w')   =>   (I + S) w' = I w + h t   =>   w' = w + (I + S)^-1 h (t - S w / h),
+// the torques plus a damping torque -S w / h answered through the inverse inertia (I + S)^-1,
+// would take every mode's energy by the factor 1/(1 + h^2 w^2) per step: the zigzag (h w > 2) is
+// gone in a few steps, but so is energy from every body that turns with its pull (K is the change
+// with f held fixed, and a turn with the pull does not change the torque). A swing lost energy
+// (a 50 kg lamp on a 2 m chain of thin links: 4.4 % of its swing in 2 s), and a light link
+// between heavy bodies, whose turn follows theirs, dragged them: a 20 g rod linking a nail to a
+// 12 kg torus and a 154 kg sphere (tr S / tr I up to 39 at 1 ms) took 19 % of the model's energy in
+// a minute, most of it at each whip (the corpus's #108). What the step needs damped is the fast
+// part of the turn, not the turn, so the damping takes w against a reference w_r:
+//   (I + S) w' = I w + h t + S w_r   =>   w' = w + (I + S)^-1 h (t - S (w - w_r) / h).
+// For one mode (x = h w, a = h^2 K / I, the plain step theta' = theta + x'):
+//   (1 + a) x' = x - a theta + a x_r,
+// w_r = w (x_r = x) leaves a mode of inertia I + S, undamped (every eigenvalue on the unit circle
+// for every a); w_r = w - dw (the rate a step before) damps it but grows past a = 4 (|lambda| 1.09
+// at a = 6, 1.3 at a = 1 000); w_r = w - dw / 2, between them, keeps every a inside the circle:
+// |lambda| 0.99 at a = 0.3, 0.93 at a = 2, 0.87-0.88 from a = 30 on (the zigzag falls tenfold in
+// ~17 steps). On a body turning smoothly (dw = h alpha) the stiffness and its damping add the
+// torque -3/2 S alpha: inertia (energy it holds, not energy it takes: 3/4 w S w, a light link's
+// share). dw is the change over
+// the last step (StepMemory::spinTrend) moved to this step's length; where it is unknown (the first
+// step, a step after one cut short by an event) w_r = 0, as backward Euler, and so on a body
+// pulled by a constraint still assembling, whose pull jumps from step to step and is a step late
+// (with w - dw / 2 there, the paper's pendulum on a tau just inside Euler's limit diverged).
+// S only acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the body's own
 // stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m chain never
 // reaches it), all of it from a = 3. f is the last step's force (StepMemory::lastForce), a step late
 // as in Andrews, Teichmann & Kry (2017).
 bool GeometricStiffness::apply(const Model& model, const ConstraintAssembly& a, const std::vector<Vec3>& force,
-                               double h, std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) {
+                               const std::vector<std::uint8_t>& assembled, const std::vector<Vec3>* spinTrend,
+                               double ahead, double h, std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) {
   const std::vector<ConstraintRows>& rows = a.rows();
   const double h2 = h * h, invH = 1.0 / h;
+  if (spinTrend && spinTrend->size() != kin.size()) spinTrend = nullptr;
   m_stiffened.clear();
   m_stiffness.assign(kin.size(), Mat3::Zero());
+  m_assembling.assign(spinTrend ? kin.size() : 0, 0);
   for (int j : a.active()) {
     const ConstraintRows& r = rows[size_t(j)];
     if (size_t(j) >= force.size() || r.customForce) continue;
+    const bool open = spinTrend && !(size_t(j) < assembled.size() && assembled[size_t(j)]);
     // the slot's force u f at r = -u a (PointConstraintPart) is -f at a: f . r and r r^T are the same
-    for (int s = 0; s < r.nb; ++s)
-      if (r.pointPart.has(s)) addTensionStiffness(m_stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.pointPart.skewArm(s));
+    for (int s = 0; s < r.nb; ++s) {
+      if (!r.pointPart.has(s)) continue;
+      addTensionStiffness(m_stiffness[size_t(r.body[s])], h2, -force[size_t(j)], r.pointPart.skewArm(s));
+      if (open) m_assembling[size_t(r.body[s])] = 1;
+    }
   }
   for (size_t i = 0; i < kin.size(); ++i) {
     BodyKinematics& k = kin[i];
@@ -451,7 +474,10 @@ bool GeometricStiffness::apply(const Model& model, const ConstraintAssembly& a, 
     st.plainInvI = k.invI;
     st.inertia = rotateDiagonal(k.R, bm.inertia);
     if (!invertSpd(st.inertia + S, 0.0, k.invI)) k.invI = (st.inertia + S).inverse();
-    T[i].noalias() -= S * (invH * k.w);
+    // w - w_r: dw / 2, or w itself where dw is unknown or the body is pulled by a constraint still
+    // assembling
+    const Vec3 against = spinTrend && !m_assembling[i] ? Vec3(0.5 * ahead * (*spinTrend)[i]) : k.w;
+    T[i].noalias() -= S * (invH * against);
   }
   return !m_stiffened.empty();
 }

@@ -104,18 +104,24 @@ class VelocityLevelEquation {
 
 // Geometric stiffness of taut point-pair constraints for the semi-implicit Euler step
 // (derived in velocity_level.cpp): where a body's own stiffness would make the explicit step
-// unstable, its solve uses (I + S)^-1 in place of I^-1 and a damping torque -S w / h.
+// unstable, its solve uses (I + S)^-1 in place of I^-1 and a damping torque -S dw / (2 h) on the
+// change dw of its rate over the last step (moved to this step's length), or -S w / h where that
+// is unknown or the body is pulled by a constraint still assembling.
 class GeometricStiffness {
  public:
-  // Before the solve: from last step's point-pair forces (StepMemory::lastForce), changes the
-  // stiffened bodies' kin.invI and adds their damping torque to T. False: no body stiffened.
-  bool apply(const Model& model, const ConstraintAssembly& a, const std::vector<Vec3>& lastForce, double h,
+  // Before the solve: from last step's point-pair forces (StepMemory::lastForce), the assembled
+  // flags (StepMemory::assembled) and the bodies' change of w over the last step (SpinTrend::dw,
+  // times ahead; null: unknown), changes the stiffened bodies' kin.invI and adds their damping
+  // torque to T. False: no body stiffened.
+  bool apply(const Model& model, const ConstraintAssembly& a, const std::vector<Vec3>& lastForce,
+             const std::vector<std::uint8_t>& assembled, const std::vector<Vec3>* spinTrend, double ahead, double h,
              std::vector<BodyKinematics>& kin, std::vector<Vec3>& T);
   // After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
   void release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) const;
 
  private:
   std::vector<Mat3> m_stiffness;  // per body: S = h^2 (geometric stiffness)
+  std::vector<std::uint8_t> m_assembling;  // per body: pulled by a constraint not yet assembled
   // the bodies whose solve uses (I + S)^-1 this evaluation, with their world inertia I and plain
   // I^-1 (one compact list: at 10 000 bodies per-body arrays of them cost more memory traffic)
   struct Stiffened {
