@@ -430,11 +430,11 @@ bool VelocityLevelEquation::correctHeldForArmRotation(const ConstraintAssembly& 
 // |lambda| 0.99 at a = 0.3, 0.93 at a = 2, 0.87-0.88 from a = 30 on (the zigzag falls tenfold in
 // ~17 steps). On a body turning smoothly (dw = h alpha) the stiffness and its damping add the
 // torque -3/2 S alpha: inertia (energy it holds, not energy it takes: 3/4 w S w, a light link's
-// share). dw is the change over
-// the last step (StepMemory::spinTrend) moved to this step's length; where it is unknown (the first
-// step, a step after one cut short by an event) w_r = 0, as backward Euler, and so on a body
-// pulled by a constraint still assembling, whose pull jumps from step to step and is a step late
-// (with w - dw / 2 there, the paper's pendulum on a tau just inside Euler's limit diverged).
+// share). dw is the change over the last step (StepMemory::spinTrend) moved to this step's length;
+// where it is unknown (the first step, a step after one cut short by an event) w_r = 0, as
+// backward Euler, and so on a body pulled by a constraint still assembling, whose pull jumps from
+// step to step and is a step late (with w - dw / 2 there, the paper's pendulum on a tau just
+// inside Euler's limit diverged).
 // S only acts where the plain step needs it: with a = tr S / tr I (h^2 w^2 of the body's own
 // stiffness) it is scaled by clamp((a - 1) / 2, 0, 1): nothing below a = 1 (a 1 m chain never
 // reaches it), all of it from a = 3. f is the last step's force (StepMemory::lastForce), a step late
