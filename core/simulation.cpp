@@ -30,9 +30,10 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   m_ctx.reset(*m_model);
   setState(std::move(state));
   computeForceMobility();
-  m_substepTurn = m_model->settings.integrator == IntegratorKind::RK4 && m_model->settings.solver != SolverKind::SequentialImpulses
-                     ? stability::kSubstepTurnRK4
-                     : stability::kSubstepTurnEuler;
+  // (RK4's error is fourth order: a spring advances as far as a turn)
+  const bool rk4 = m_model->settings.integrator == IntegratorKind::RK4 && m_model->settings.solver != SolverKind::SequentialImpulses;
+  m_substepTurn = rk4 ? stability::kSubstepTurnRK4 : stability::kSubstepTurnEuler;
+  m_springPhase = rk4 ? stability::kSubstepTurnRK4 : stability::kSubstepSpringPhaseEuler;
   for (size_t j = 0; j < m_model->constraints.size(); ++j)
     if (m_model->constraints[j]->rowsTurnOnTheirOwn()) m_turningRows.push_back(int(j));
   for (size_t j = 0; j < m_model->constraints.size(); ++j)
@@ -302,7 +303,8 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
 // blew up at 1 ms). So each step is taken in n = 1, 2, 4, ... (at most settings.maxSubsteps)
 // equal substeps such that no body turns more than m_substepTurn per substep (0.02 rad for the
 // first-order steps: energy within ~1 %; 0.1 rad for RK4, whose error is fourth order), and no
-// spring's phase advances more than that (fastestSpring; the mouse spring is not counted). A
+// spring's phase advances more than m_springPhase (fastestSpring; 0.01 rad for the first-order
+// steps, derived at kSubstepSpringPhaseEuler; the mouse spring is not counted). A
 // step that would leave a body turning faster is taken again from its start in twice as many
 // substeps (the start state is intact: stepOnce commits nothing until it succeeds, and the
 // substeps restore what they committed). n then stays (State::substeps) and is halved only
@@ -320,7 +322,7 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
   // a spring's phase advances like a turn: at least enough substeps for the fastest one
   int nSpring = 1;
   const int maxN = std::max(1, m.settings.maxSubsteps);
-  for (const double phase = h * fastestSpring(); nSpring < maxN && phase > nSpring * m_substepTurn;)
+  for (const double phase = h * fastestSpring(); nSpring < maxN && phase > nSpring * m_springPhase;)
     nSpring = std::min(2 * nSpring, maxN);
   int n = std::clamp(std::max(m_state.substeps, nSpring), 1, maxN);
   bool saved = false;
@@ -339,12 +341,16 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
         m_subBackup = m_state.bodies;
         saved = true;
       }
+      // every substep h / n (t0 + h less the t the others reached, for the last, was 0 where
+      // each moved t by one unit of its last place: a step of 63 units at t = 600 s in 64
+      // substeps; a step of 0 s divides by 0)
       for (int k = 0; k < n && finite && runningAway.empty() && !tooFast; ++k) {
-        finite = stepOnce(k + 1 < n ? h / n : t0 + h - m_state.t, runningAway, maxTurn, &tooFast);
+        finite = stepOnce(h / n, runningAway, maxTurn, &tooFast);
         largest = std::max(largest, m_stepTurn);
       }
     }
     if (finite && runningAway.empty() && !tooFast) {
+      m_state.t = t0 + h;
       m_lastStep = h;
       // half as many substeps would each turn twice as far
       if (n > nSpring && 2.0 * largest <= 0.5 * m_substepTurn) {

@@ -108,6 +108,7 @@ class Simulation {
   // (turn: also each one's c + g, the rows' own turn and the inertia's; see velocityConstraintTarget)
   void velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out, std::vector<Vec3>* turn = nullptr);
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
+  double m_springPhase = 0.01;  // a spring's phase per (sub)step, the same way
   static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
 };
 

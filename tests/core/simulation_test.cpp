@@ -142,6 +142,40 @@ TEST(Simulation, StepsLandOnTheEventTime) {
   EXPECT_EQ(sim->totalSteps(), 2);  // 0.01, then the remainder 0.0055
 }
 
+// A step a hair longer than the snap to the grid (a target summed from many increments lands a
+// few 1e-12 s past a grid point, here at t = 600 s) is split into the substeps a stiff spring
+// takes (n), each about one unit in the last place of t: they must be steps of h / n. The last
+// one was t0 + h less the t the others reached, 0 where each moved t by exactly one unit (h =
+// (n - 1) units), and a step of 0 s divides by 0: the run stopped as diverged ("non-finite
+// state"). The hair must change nothing.
+TEST(Simulation, AStepShorterThanTheRoundingOfTInSubstepsChangesNothing) {
+  for (const IntegratorKind k : {IntegratorKind::SemiImplicitEuler, IntegratorKind::RK4}) {
+    Scene s = compoundPendulum(k);
+    s.nails.push_back({"anchor", Vec3(1.8, 0, 0.4)});
+    s.forces.push_back(test::springToNail("stiff", "anchor", pt("lower", "end2"), 2e5));
+    const auto model = std::make_shared<const Model>(compile(s));
+    State start = model->initialState();
+    start.t = 600.0;
+    Simulation hair(model, start), plain(model, start);
+    const double t0 = 600.01;
+    ASSERT_TRUE(hair.advanceTo(t0).ok) << toString(k);
+    const int n = hair.state().substeps;
+    ASSERT_GE(n, 16) << toString(k);
+    const double unit = std::nextafter(t0, 1e3) - t0;
+    const double target = t0 + (n - 1) * unit;
+    ASSERT_GT(target - t0, 1e-9 * s.settings.dt) << toString(k);  // (not snapped to the grid)
+    const double e0 = test::mechanicalEnergy(hair);
+    const AdvanceResult r = hair.advanceTo(target);
+    ASSERT_TRUE(r.ok) << toString(k) << ": " << r.message;
+    EXPECT_EQ(hair.state().t, target) << toString(k);
+    EXPECT_NEAR(test::mechanicalEnergy(hair), e0, 1e-7 * std::abs(e0)) << toString(k);
+    ASSERT_TRUE(hair.advanceTo(600.1).ok) << toString(k);
+    ASSERT_TRUE(plain.advanceTo(600.1).ok) << toString(k);
+    for (size_t i = 0; i < s.bodies.size(); ++i)
+      EXPECT_LT((hair.state().bodies[i].x - plain.state().bodies[i].x).norm(), 1e-6) << toString(k);
+  }
+}
+
 TEST(Simulation, CreateAndRemoveBodiesWithTheirConstraints) {
   Scene s = test::paperScene();
   s.settings.dt = 1e-3;
