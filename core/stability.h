@@ -64,7 +64,8 @@ inline constexpr double kStepsPerPeriod = 10.0;
 inline constexpr double kDampingPerStep = 1.0;
 // The fixed-step integrators split a step into substeps that turn no body by more than this
 // (rad; Simulation::stepSubdivided): first-order steps (Euler, sequential impulses) for accuracy,
-// RK4 for the linearization alone (and advance no spring's phase by more: RK4).
+// RK4 for the linearization alone; with RK4 no spring's phase advances more than its turn
+// either (kSubstepSpringPhaseEuler for the first-order steps).
 inline constexpr double kSubstepTurnEuler = 0.02;
 inline constexpr double kSubstepTurnRK4 = 0.1;
 // A spring's phase per substep for the first-order steps: half their turn. Semi-implicit Euler
