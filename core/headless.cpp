@@ -187,6 +187,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   out.finalTime = sim.state().t;
   out.energyEnd = energy(*model, sim.state()).total();
   out.evaluations = sim.context().evaluations;
+  out.substeps = sim.substepShortfall();
   return out;
 }
 
@@ -228,6 +229,12 @@ std::string formatSummary(const RunSummary& s) {
                   c.firstAt, c.lastAt);
     o << buf << c.first << "\n";
     if (c.last != c.first) o << "  the last: " << c.last << "\n";
+  }
+  if (const SubstepShortfall& u = s.substeps; u.steps > 0) {
+    std::snprintf(buf, sizeof buf, "SUBSTEPS SHORT in %ld of %ld steps, from t = %.6g s to %.6g s: ", u.steps, s.steps,
+                  u.firstAt, u.lastAt);
+    o << buf << u.first << "\n";
+    if (u.atWorst != u.first) o << "  the worst: " << u.atWorst << "\n";
   }
   if (s.diverged) o << "DIVERGED: " << s.message << "\n";
   if (s.interrupted) o << "INTERRUPTED: " << s.message << "\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/scene.h"
+#include "core/simulation.h"
 
 namespace tether::core {
 
@@ -66,6 +67,7 @@ struct RunSummary {
   std::string message;
   std::vector<ConstraintSummary> constraints;
   ContactTrouble contacts;
+  SubstepShortfall substeps;     // steps that needed more substeps than max_substeps allows
   double maxDeviationAfterAssembly() const;  // -1 when no constraint was measured after its assembly
 };
 

@@ -9,6 +9,7 @@
 #include "core/forces.h"
 #include "core/integrator.h"
 #include "core/stability.h"
+#include "core/validate.h"
 #include "core/velocity_level.h"
 
 namespace tether::core {
@@ -143,11 +144,14 @@ void Simulation::computeForceMobility() {
 }
 
 // The fastest spring's angular frequency now (enabled springs at their current stiffness), rad/s.
-double Simulation::fastestSpring() const {
+double Simulation::fastestSpring(int* which) const {
   double rate2 = 0.0;
   for (size_t i = 0; i < m_forceMobility.size(); ++i)
     if (m_forceMobility[i] > 0.0 && m_state.params.forceEnabled[i])
-      rate2 = std::max(rate2, m_state.params.force[i].stiffness * m_forceMobility[i]);
+      if (const double r2 = m_state.params.force[i].stiffness * m_forceMobility[i]; r2 > rate2) {
+        rate2 = r2;
+        if (which) *which = int(i);
+      }
   return std::sqrt(rate2);
 }
 
@@ -254,7 +258,11 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
     const std::vector<int>& offset = m_ctx.system.rowOffset();
     for (int j : m_turningRows)
       if (size_t(j) < offset.size() && offset[size_t(j)] >= 0)
-        m_stepTurn = std::max(m_stepTurn, taken * m.constraints[size_t(j)]->turnRate(ectx));
+        if (const double turn = taken * m.constraints[size_t(j)]->turnRate(ectx); turn > m_stepTurn) {
+          m_stepTurn = turn;
+          m_stepTurnBody = -1;
+          m_stepTurnRow = j;
+        }
   }
   if (tooFast) *tooFast = m_stepTurn > maxTurn;
   if (m_stepTurn > maxTurn) return true;
@@ -320,10 +328,10 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
   const bool fixedStep = m.settings.integrator != IntegratorKind::RK45 || m.settings.solver == SolverKind::SequentialImpulses;
   if (!fixedStep) return stepOnce(h, runningAway);
   // a spring's phase advances like a turn: at least enough substeps for the fastest one
-  int nSpring = 1;
+  int nSpring = 1, spring = -1;
   const int maxN = std::max(1, m.settings.maxSubsteps);
-  for (const double phase = h * fastestSpring(); nSpring < maxN && phase > nSpring * m_springPhase;)
-    nSpring = std::min(2 * nSpring, maxN);
+  const double phase = h * fastestSpring(&spring);
+  while (nSpring < maxN && phase > nSpring * m_springPhase) nSpring = std::min(2 * nSpring, maxN);
   int n = std::clamp(std::max(m_state.substeps, nSpring), 1, maxN);
   bool saved = false;
   const double t0 = m_state.t;
@@ -332,10 +340,17 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
     const double maxTurn = n < maxN ? m_substepTurn : std::numeric_limits<double>::infinity();
     bool finite = true, tooFast = false;
     double largest = 0.0;  // the largest turn of a substep
+    int largestBody = -1, largestRow = -1;  // whose
+    auto noteLargest = [&]() {
+      if (m_stepTurn <= largest) return;
+      largest = m_stepTurn;
+      largestBody = m_stepTurnBody;
+      largestRow = m_stepTurnRow;
+    };
     runningAway.clear();
     if (n == 1) {
       finite = stepOnce(h, runningAway, maxTurn, &tooFast);  // commits only if it is taken
-      largest = m_stepTurn;
+      noteLargest();
     } else {
       if (!saved) {
         m_subBackup = m_state.bodies;
@@ -346,12 +361,19 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
       // substeps; a step of 0 s divides by 0)
       for (int k = 0; k < n && finite && runningAway.empty() && !tooFast; ++k) {
         finite = stepOnce(h / n, runningAway, maxTurn, &tooFast);
-        largest = std::max(largest, m_stepTurn);
+        noteLargest();
       }
     }
     if (finite && runningAway.empty() && !tooFast) {
       m_state.t = t0 + h;
       m_lastStep = h;
+      if (n == maxN) {  // past the bounds only at the ceiling: said (SubstepShortfall)
+        const double turnOver = largest / m_substepTurn, phaseOver = phase / (n * m_springPhase);
+        if (turnOver > 1.0 && turnOver >= phaseOver)
+          noteShortfall(turnOver, largestBody, largestRow, -1, largest, m_substepTurn, n);
+        else if (phaseOver > 1.0)
+          noteShortfall(phaseOver, -1, -1, spring, phase / n, m_springPhase, n);
+      }
       // half as many substeps would each turn twice as far
       if (n > nSpring && 2.0 * largest <= 0.5 * m_substepTurn) {
         if (++m_state.calmSteps >= kCalmSteps) {
@@ -376,6 +398,38 @@ bool Simulation::stepSubdivided(double h, std::string& runningAway) {
     m_state.memory = m_backup.memory;
     n = std::min(2 * n, maxN);
   }
+}
+
+// A step at the ceiling whose substeps went past the bound by the factor over: counted, and the
+// first and the worst described with the fix (the substeps the motion asks for, a power of two,
+// or the dt at which the allowed ones would do).
+void Simulation::noteShortfall(double over, int body, int row, int spring, double perSubstep, double bound, int n) {
+  SubstepShortfall& s = m_shortfall;
+  ++s.steps;
+  if (s.firstAt < 0.0) s.firstAt = m_state.t;
+  s.lastAt = m_state.t;
+  if (!s.first.empty() && over <= s.worst) return;  // (words only for the first and a new worst)
+  s.worst = over;
+  const Model& m = *m_model;
+  std::ostringstream o;
+  o.precision(3);
+  if (spring >= 0)
+    o << "spring \"" << m.forceNames[size_t(spring)] << "\" advanced " << perSubstep << " rad of its oscillation";
+  else if (body >= 0)
+    o << "body \"" << m.bodyNames[size_t(body)] << "\" turned " << perSubstep << " rad";
+  else if (row >= 0)
+    o << "constraint \"" << m.constraintNames[size_t(row)] << "\" turned its line " << perSubstep << " rad";
+  else
+    o << "a body turned " << perSubstep << " rad";
+  o << " in a substep at t = " << m_state.t << " s, " << over << " times the " << bound
+    << " rad the step follows closely (the energy may stray past ~1 %): max_substeps " << n << " is too few at dt = "
+    << m.settings.dt << " s; ";
+  int needed = n;
+  while (needed < n * over && needed < 1 << 30) needed *= 2;
+  if (needed <= Limits::kMaxSubsteps) o << "set max_substeps to " << needed << ", or ";
+  o << "lower dt to " << m.settings.dt / over << " s";
+  s.atWorst = o.str();
+  if (s.first.empty()) s.first = s.atWorst;
 }
 
 // Steps follow a fixed grid t_k = k dt: a fixed-step integrator steps from grid point to grid
@@ -465,6 +519,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   int worst = -1;
   double worstTurn = 0.0, worstMove = 0.0;
   m_stepTurn = 0.0;
+  m_stepTurnBody = m_stepTurnRow = -1;
   // a turn that counts only for contacts, on m_substepTurn's scale (see the constructor)
   const double contactScale = m_substepTurn / kContactTurnPerSubstep;
   for (size_t i = 0; i < m.bodies.size(); ++i) {
@@ -478,23 +533,28 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
       const Quat q(p[3], p[4], p[5], p[6]);
       turn = h * bm.invInertia.cwiseProduct(q.conjugate() * L).norm();
     }
+    double counted = 0.0;  // what of its turn counts for the substeps
     const TurnCounts counts = int(i) == m_state.params.mouse.body ? TurnCounts::All : m_turnCounts[i];
     if (counts == TurnCounts::All) {
-      m_stepTurn = std::max(m_stepTurn, turn);
+      counted = turn;
     } else if (counts == TurnCounts::Shape && m_contacts.touches(i)) {
-      m_stepTurn = std::max(m_stepTurn, turn * contactScale);
+      counted = turn * contactScale;
     } else if (counts == TurnCounts::Axis && m_contacts.touches(i)) {
       // the axis's turn: h |L_perp| / I1, L_perp the part of L (body frame) across the axis
       const int k = bm.symmetryAxis;
       Vec3 across = Quat(p[3], p[4], p[5], p[6]).conjugate() * L;
       across(k) = 0.0;
-      m_stepTurn = std::max(m_stepTurn, h * bm.invInertia((k + 1) % 3) * across.norm() * contactScale);
+      counted = h * bm.invInertia((k + 1) % 3) * across.norm() * contactScale;
     } else if (counts == TurnCounts::HeldAxis) {
       // the axis's precession about L, h |L| / I1, and its spin s = L_k / I3 up to
       // kHeldSpinPerSubstep (see the constructor), on m_substepTurn's scale
       const int k = bm.symmetryAxis;
       const double spin = h * bm.invInertia(k) * std::abs((Quat(p[3], p[4], p[5], p[6]).conjugate() * L)(k));
-      m_stepTurn = std::max({m_stepTurn, h * bm.invInertia((k + 1) % 3) * L.norm(), spin * (m_substepTurn / kHeldSpinPerSubstep)});
+      counted = std::max(h * bm.invInertia((k + 1) % 3) * L.norm(), spin * (m_substepTurn / kHeldSpinPerSubstep));
+    }
+    if (counted > m_stepTurn) {
+      m_stepTurn = counted;
+      m_stepTurnBody = int(i);
     }
     const bool runs = turn > kMaxTurn || move > kMaxMove;
     if (runs && turn / kMaxTurn + move / kMaxMove > worstTurn / kMaxTurn + worstMove / kMaxMove) {

@@ -14,6 +14,17 @@
 
 namespace tether::core {
 
+// Steps that needed more substeps than settings.max_substeps allows: the last try takes whatever
+// turn (or spring phase) it must, and past the bound the energy may stray by more than ~1 %
+// (see stepSubdivided). Counted since the Simulation was made.
+struct SubstepShortfall {
+  long steps = 0;              // steps taken at the ceiling past the bound
+  double firstAt = -1.0;       // s: the end of the first of them; -1 none
+  double lastAt = -1.0;        // s: the end of the last
+  double worst = 0.0;          // the largest turn (or phase) per substep over its bound
+  std::string first, atWorst;  // what moved too fast, the fix to try: at the first, at the worst
+};
+
 struct AdvanceResult {
   bool ok = true;          // false: the state blew up (or is blowing up); the last sane state is kept
   std::string message;     // why, naming the body
@@ -51,6 +62,9 @@ class Simulation {
     m_contacts.setProblemRecorder(std::move(recorder));
   }
 
+  // The steps that ran short of substeps (see SubstepShortfall).
+  const SubstepShortfall& substepShortfall() const { return m_shortfall; }
+
   // |D| of every constraint now (Euclidean norm of its rows; a velocity constraint's D is the
   // integral of its error, StepMemory::velocityIntegral); -1 for inactive ones.
   void deviations(std::vector<double>& out) const;
@@ -74,7 +88,9 @@ class Simulation {
   // naming the body and the most deviated constraint, with the fix to try.
   std::string runaway(const Eigen::VectorXd& y, double h);
   void computeForceMobility();
-  double fastestSpring() const;
+  double fastestSpring(int* which = nullptr) const;  // rad/s; which: that force's index
+  // Records a step taken at the ceiling whose substeps went past their bound by the factor over.
+  void noteShortfall(double over, int body, int row, int spring, double perSubstep, double bound, int n);
   void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
 
   std::shared_ptr<const Model> m_model;
@@ -91,6 +107,8 @@ class Simulation {
   // the largest angle a body turned in the last step (runaway sets it; exact above m_substepTurn,
   // else an upper bound), rad
   double m_stepTurn = 0.0;
+  int m_stepTurnBody = -1, m_stepTurnRow = -1;  // whose turn m_stepTurn is: a body's, or a constraint's rows'
+  SubstepShortfall m_shortfall;
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
   std::vector<double> m_forceMobility;

@@ -143,6 +143,7 @@ void fillSnapshot(Simulation& sim, std::shared_ptr<const SceneGeometry> geometry
 
   contactDraws(sim, out.contacts);
   out.contactProblem = sim.contactProblem();
+  out.substepShortfall = sim.substepShortfall().first;
 
   out.energy = energy(m, st);
   const MouseSpring& ms = st.params.mouse;

@@ -89,6 +89,9 @@ struct Snapshot {
   // a frame replayed from the GUI's history, the contacts recorded with it (no problem text)
   std::vector<ContactDraw> contacts;
   std::string contactProblem;
+  // the first step that needed more substeps than max_substeps allows, in words with the fix
+  // (SubstepShortfall::first; "" if none yet)
+  std::string substepShortfall;
   Energy energy;
   double maxDeviation = 0.0;       // over active constraints
   bool mouseActive = false;        // the mouse spring, from its body point to the target

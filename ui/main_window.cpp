@@ -508,6 +508,13 @@ void MainWindow::updateStatus() {
     m_lastContactProblem = contact;
     if (!contact.isEmpty()) statusBar()->showMessage(tr("Contacts: %1").arg(contact));
   }
+  // a motion faster than max_substeps lets the step follow (Simulation::substepShortfall): said
+  // once, at its first step, with the fix
+  const QString substeps = QString::fromStdString(snap->substepShortfall);
+  if (substeps != m_lastSubstepShortfall) {
+    m_lastSubstepShortfall = substeps;
+    if (!substeps.isEmpty()) statusBar()->showMessage(tr("Too few substeps: %1").arg(substeps));
+  }
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

@@ -111,6 +111,7 @@ class MainWindow : public QMainWindow {
   bool m_restartNext = true;
   QString m_lastMessage;
   QString m_lastContactProblem;
+  QString m_lastSubstepShortfall;
   long m_issuesRevision = -1;
   bool m_analysing = false, m_analysisWanted = false;  // analyseConstraints: one at a time
 

@@ -2,10 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <numbers>
+#include <sstream>
 
 #include "core/forces.h"
+#include "core/headless.h"
 #include "core/scene_io.h"
+#include "core/snapshot.h"
 #include "test_util.h"
 
 namespace tether::core {
@@ -174,6 +178,111 @@ TEST(Simulation, AStepShorterThanTheRoundingOfTInSubstepsChangesNothing) {
     for (size_t i = 0; i < s.bodies.size(); ++i)
       EXPECT_LT((hair.state().bodies[i].x - plain.state().bodies[i].x).norm(), 1e-6) << toString(k);
   }
+}
+
+// Past max_substeps the step takes whatever turn it must, and the energy may stray past ~1 %:
+// the run says so, naming what moved too fast and the substeps (or dt) it asks for. A rod
+// pinned at its end and whirled at 100 rad/s turns 0.1 rad per 1 ms step: at most 2 substeps leaves 0.05 rad per
+// substep, 2.5 times the 0.02 the Euler step follows, so it asks for 8 (or dt = 0.4 ms); 8 allowed
+// are enough and nothing is said. A ball on a spring (w = 150 rad/s) at most 4 substeps advances
+// 0.0375 rad of its phase per substep against 0.01: it asks for 16.
+TEST(Simulation, AMotionFasterThanTheSubstepCeilingIsSaidWithTheFix) {
+  auto tumbling = [](int maxSubsteps) {
+    Scene s;  // the defaults: semi-implicit Euler, dt = 1 ms
+    s.settings.gravityOn = false;
+    s.settings.maxSubsteps = maxSubsteps;
+    s.bodies.push_back(test::rod("rod", Vec3(0, 0, -0.5), Vec3(0, 0, 0.5)));
+    s.bodies[0].angularVelocity = Vec3(100, 0, 0);
+    s.bodies[0].velocity = Vec3(0, -50, 0);  // end1 at rest, on the nail
+    s.nails.push_back({"nail", Vec3(0, 0, -0.5)});
+    s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "nail"));
+    return s;
+  };
+  {
+    Simulation sim(std::make_shared<const Model>(compile(tumbling(2))));
+    ASSERT_TRUE(sim.advanceTo(0.1).ok);
+    const SubstepShortfall& u = sim.substepShortfall();
+    EXPECT_EQ(u.steps, 100);
+    EXPECT_NEAR(u.firstAt, 0.001, 1e-12);
+    EXPECT_NEAR(u.lastAt, 0.1, 1e-12);
+    EXPECT_NEAR(u.worst, 2.5, 0.01);  // (the pin holds w to 0.1 %)
+    EXPECT_NE(u.first.find("body \"rod\" turned 0.05 rad in a substep"), std::string::npos) << u.first;
+    EXPECT_NE(u.first.find("max_substeps 2 is too few at dt = 0.001 s; set max_substeps to 8, or lower dt to 0.0004 s"),
+              std::string::npos)
+        << u.first;
+    Snapshot snap;  // what the app's status bar says
+    fillSnapshot(sim, sceneGeometry(tumbling(2), sim.model()), snap);
+    EXPECT_EQ(snap.substepShortfall, u.first);
+    RunOptions opt;
+    opt.until = 0.1;
+    const std::string summary = formatSummary(runScene(tumbling(2), opt));
+    EXPECT_NE(summary.find("SUBSTEPS SHORT in 100 of 100 steps, from t = 0.001 s to 0.1 s: body \"rod\""), std::string::npos)
+        << summary;
+  }
+  {
+    Simulation sim(std::make_shared<const Model>(compile(tumbling(8))));
+    ASSERT_TRUE(sim.advanceTo(0.1).ok);
+    EXPECT_EQ(sim.substepShortfall().steps, 0);
+    EXPECT_TRUE(sim.substepShortfall().first.empty());
+  }
+  {
+    // w^2 = k / m: a 0.1 m ball of water (4.19 kg) on k = 9.42e4 N/m
+    Scene s;
+    s.settings.gravityOn = false;
+    s.settings.maxSubsteps = 4;
+    s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, 0)));
+    const double k = 150.0 * 150.0 * compile(s).bodies[0].mass;
+    s.nails.push_back({"nail", Vec3::Zero()});
+    s.forces.push_back(test::springToNail("bungee", "nail", pt("ball", "center"), k));
+    Simulation sim(std::make_shared<const Model>(compile(s)));
+    ASSERT_TRUE(sim.advanceTo(0.01).ok);
+    const SubstepShortfall& u = sim.substepShortfall();
+    EXPECT_EQ(u.steps, 10);
+    EXPECT_NEAR(u.worst, 3.75, 1e-6);
+    EXPECT_NE(u.first.find("spring \"bungee\" advanced 0.0375 rad of its oscillation in a substep"), std::string::npos)
+        << u.first;
+    EXPECT_NE(u.first.find("set max_substeps to 16"), std::string::npos) << u.first;
+  }
+}
+
+// tether-cli run --csv (runScene): a row at an event's time shows the state after the event, as
+// README says: a body created at 5 ms is in the rows from t = 0.005 on, one removed at 7 ms in
+// none from t = 0.007, and one created at t = 0 in the first rows.
+TEST(Simulation, TheCsvRowAtAnEventsTimeShowsTheStateAfterIt) {
+  Scene s;
+  for (const char* name : {"early", "late", "gone"}) {
+    BodyDef b = test::sphere(name, Vec3(0, 0, 1));
+    b.active = std::string(name) == "gone";
+    s.bodies.push_back(b);
+  }
+  auto event = [](double t, EventAction a, const std::string& target) {
+    EventDef e;
+    e.time = t;
+    e.action = a;
+    e.target = target;
+    return e;
+  };
+  s.events = {event(0.0, EventAction::Create, "early"), event(0.005, EventAction::Create, "late"),
+              event(0.007, EventAction::Remove, "gone")};
+  std::ostringstream csv;
+  RunOptions opt;
+  opt.until = 0.01;
+  opt.csv = &csv;
+  ASSERT_FALSE(runScene(s, opt).diverged);
+  std::map<std::string, std::vector<std::string>> rows;  // t -> bodies
+  std::istringstream in(csv.str());
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    const size_t a = line.find(','), b = line.find(',', a + 1);
+    rows[line.substr(0, a)].push_back(line.substr(a + 1, b - a - 1));
+  }
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows["0"], (V{"early", "gone"}));
+  EXPECT_EQ(rows["0.004"], (V{"early", "gone"}));
+  EXPECT_EQ(rows["0.005"], (V{"early", "late", "gone"}));
+  EXPECT_EQ(rows["0.006"], (V{"early", "late", "gone"}));
+  EXPECT_EQ(rows["0.007"], (V{"early", "late"}));
 }
 
 TEST(Simulation, CreateAndRemoveBodiesWithTheirConstraints) {
