@@ -77,13 +77,15 @@ class Progress {
 
 const char* kUsage =
     "usage:\n"
-    "  tether-cli run SCENE [--until T] [--csv FILE] [--every K] [--quiet] [overrides]\n"
+    "  tether-cli run SCENE [--until T] [--csv FILE] [--energy-csv FILE] [--every K] [--quiet] [overrides]\n"
     "  tether-cli check SCENE [overrides]\n"
     "  tether-cli bench [--chain N,N,...] [--ring N] [--tree DEPTH] [--star N,N,...] [--seconds S] [--repeats R] [overrides]\n"
     "overrides of the scene's settings:\n"
     "  --dt H  --integrator rk4|rk45|euler  --solver auto|dense-svd|sparse|sequential-impulses\n"
     "  --stabilization tau|baumgarte|implicit  --projection on|off  --projection-tolerance M  --max-substeps N\n"
     "run shows its progress on a terminal (--quiet: not); Ctrl+C ends it with the CSV so far and a summary.\n"
+    "--csv: every body's pose and velocities per written step; --energy-csv: the energy and the largest |D| per\n"
+    "written step (t,kinetic,gravity,springs,total,max_deviation).\n"
     "exit codes: 0 ok, 2 bad input, 3 diverged, 4 output not written, 5 out of memory, 130 interrupted\n";
 
 int usage(const std::string& msg = "") {
@@ -141,7 +143,7 @@ int main(int argc, char** argv) {
 
   RunOptions opt;
   SettingsOverrides& ov = opt.overrides;
-  std::string csvPath;
+  std::string csvPath, energyPath;
   bool quiet = false;
   std::vector<int> chains{10, 100, 1000, 10000}, stars;
   int ring = 1000, treeDepth = 10, repeats = 3;
@@ -154,7 +156,7 @@ int main(int argc, char** argv) {
     }
     static const std::set<std::string> kCommon{"--dt", "--integrator", "--solver", "--stabilization", "--projection",
                                                "--projection-tolerance", "--max-substeps"};
-    static const std::set<std::string> kRun{"--until", "--csv", "--every"};
+    static const std::set<std::string> kRun{"--until", "--csv", "--energy-csv", "--every"};
     static const std::set<std::string> kBench{"--chain", "--star", "--ring", "--tree", "--seconds", "--repeats"};
     const bool known = kCommon.count(a) || (cmd == "run" && kRun.count(a)) || (cmd == "bench" && kBench.count(a));
     if (!known) {
@@ -196,6 +198,9 @@ int main(int argc, char** argv) {
     } else if (isRun && a == "--csv") {
       if (!*v) return usage("--csv: needs a file name");
       csvPath = v;
+    } else if (isRun && a == "--energy-csv") {
+      if (!*v) return usage("--energy-csv: needs a file name");
+      energyPath = v;
     } else if (isRun && a == "--every") {
       if (!parseCount(v, opt.every)) return usage("--every: must be a whole number >= 1");
     } else if (isBench && a == "--chain") {
@@ -256,19 +261,35 @@ int main(int argc, char** argv) {
       }
       return kOk;
     }
-    std::ofstream csv;
-    if (!csvPath.empty()) {
+    // the output files: never the scene itself, nor one file for both
+    std::ofstream csv, energyCsv;
+    auto openOutput = [&](const std::string& option, const std::string& path, std::ofstream& out) {
       std::error_code ec;
-      if (std::filesystem::equivalent(csvPath, scenePath, ec)) {
-        std::cerr << "tether-cli: --csv " << csvPath << " is the scene file itself: it would be overwritten\n";
-        return kBadInput;
+      if (std::filesystem::equivalent(path, scenePath, ec)) {
+        std::cerr << "tether-cli: " << option << " " << path << " is the scene file itself: it would be overwritten\n";
+        return false;
       }
-      csv.open(csvPath, std::ios::trunc);
-      if (!csv) {
-        std::cerr << "tether-cli: " << csvPath << ": cannot write file: " << std::strerror(errno) << "\n";
-        return kBadInput;
+      out.open(path, std::ios::trunc);
+      if (!out) {
+        std::cerr << "tether-cli: " << path << ": cannot write file: " << std::strerror(errno) << "\n";
+        return false;
       }
+      return true;
+    };
+    if (!csvPath.empty() && !energyPath.empty() && (csvPath == energyPath || [&] {
+          std::error_code ec;
+          return std::filesystem::equivalent(csvPath, energyPath, ec);
+        }())) {
+      std::cerr << "tether-cli: --csv and --energy-csv name the same file " << csvPath << "\n";
+      return kBadInput;
+    }
+    if (!csvPath.empty()) {
+      if (!openOutput("--csv", csvPath, csv)) return kBadInput;
       opt.csv = &csv;
+    }
+    if (!energyPath.empty()) {
+      if (!openOutput("--energy-csv", energyPath, energyCsv)) return kBadInput;
+      opt.energyCsv = &energyCsv;
     }
     {
       // numeric settings past their stable bounds: said, not refused (the run shows what happens)
@@ -283,10 +304,11 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, SIG_DFL);
     progress.finish();
     int code = s.diverged ? kDiverged : s.interrupted ? kInterrupted : s.outputFailed ? kOutputFailed : kOk;
-    if (opt.csv) {
-      csv.close();  // flushes: a full disk shows here at the latest
-      if (!csv && !s.outputFailed) {
-        std::cerr << "tether-cli: " << csvPath << ": writing the CSV failed (disk full?)\n";
+    for (auto [stream, path] : {std::pair{&csv, &csvPath}, std::pair{&energyCsv, &energyPath}}) {
+      if (!stream->is_open()) continue;
+      stream->close();  // flushes: a full disk shows here at the latest
+      if (!*stream && !s.outputFailed) {
+        std::cerr << "tether-cli: " << *path << ": writing the CSV failed (disk full?)\n";
         code = kOutputFailed;
       }
     }
@@ -296,7 +318,7 @@ int main(int argc, char** argv) {
       if (code == kOk) code = kOutputFailed;
     }
     if (s.diverged || s.interrupted) std::cerr << "tether-cli: " << s.message << "\n";
-    if (s.outputFailed) std::cerr << "tether-cli: " << csvPath << ": " << s.message << "\n";
+    if (s.outputFailed) std::cerr << "tether-cli: " << (s.failedOutput == opt.energyCsv ? energyPath : csvPath) << ": " << s.message << "\n";
     return code;
   } catch (const SceneError& e) {
     std::cerr << "tether-cli: " << e.what() << "\n";

@@ -28,7 +28,8 @@ struct RunOptions {
   std::optional<double> until;                 // s; default settings.duration
   SettingsOverrides overrides;
   std::ostream* csv = nullptr;                 // t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz (RFC 4180)
-  int every = 1;                               // write every k-th step to the CSV
+  std::ostream* energyCsv = nullptr;           // t,kinetic,gravity,springs,total,max_deviation
+  int every = 1;                               // write every k-th step to the CSVs
   // called after every output step with (t, until); returning false ends the run there
   // (RunSummary::interrupted): the CLI's progress line and Ctrl+C
   std::function<bool(double, double)> progress;
@@ -64,6 +65,7 @@ struct RunSummary {
   bool diverged = false;
   bool interrupted = false;      // options.progress asked to stop
   bool outputFailed = false;     // a CSV write failed (the stream went bad): the run stopped there
+  const std::ostream* failedOutput = nullptr;  // which of RunOptions' streams
   std::string message;
   std::vector<ConstraintSummary> constraints;
   ContactTrouble contacts;

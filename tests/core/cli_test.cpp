@@ -213,8 +213,53 @@ TEST(Cli, RunsThatWouldTakeNoStepOrForeverAreRefused) {
              3, "rk45 crawls at t = ");
 }
 
+// --energy-csv: per written step the energy (as the summary counts it) and the largest |D|. A
+// rod pinned at its end, let go from horizontal (rk4, undamped), keeps its energy, its pin holds,
+// and the last row is the summary's end energy.
+TEST(Cli, EnergyCsvHasOneRowPerWrittenStep) {
+  const std::string scene = tempFile("tether_cli_energy.json", R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "rod", "type": "rod", "ends": [[0, 0, 0], [0.8, 0.3, 0]]}],
+    "nails": [{"name": "n", "position": [0, 0, 0]}],
+    "constraints": [{"name": "pin", "type": "point_to_nail", "point": "rod.end1", "nail": "n"}]})");
+  const std::string csv = (std::filesystem::temp_directory_path() / "tether_cli_energy.csv").string();
+  const Result r = cli("run " + scene + " --until 1 --integrator rk4 --quiet --energy-csv " + csv + " --every 100");
+  ASSERT_EQ(r.code, 0) << r.out;
+  // (the energy's zero is the nail's height: gravity's energy is -m g . x)
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "t,kinetic,gravity,springs,total,max_deviation");
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> v;
+    std::istringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+    ASSERT_EQ(v.size(), 6u) << line;
+    rows.push_back(v);
+  }
+  ASSERT_EQ(rows.size(), 11u);  // t = 0, 0.1, ..., 1
+  EXPECT_DOUBLE_EQ(rows.back()[0], 1.0);
+  const double swing = rows[5][1];  // J: kinetic, mid-swing
+  EXPECT_GT(swing, 1.0);
+  for (const auto& v : rows) {
+    EXPECT_NEAR(v[1] + v[2] + v[3], v[4], 1e-9 * swing);
+    EXPECT_NEAR(v[4], rows[0][4], 1e-6 * swing);
+    EXPECT_LT(v[5], 1e-6);
+  }
+  const size_t end = r.out.find(", end ");
+  ASSERT_NE(end, std::string::npos) << r.out;
+  EXPECT_NEAR(std::stod(r.out.substr(end + 6)), rows.back()[4], 1e-8 * std::abs(rows.back()[4])) << r.out;
+  // one file for both outputs is refused
+  expectExit("run " + scene + " --until 0.01 --csv " + csv + " --energy-csv " + csv, 2,
+             "--csv and --energy-csv name the same file");
+  std::filesystem::remove(csv);
+  std::filesystem::remove(scene);
+}
+
 TEST(Cli, OutputThatCannotBeWrittenIsAnError) {
   expectExit("run " + example("pendulum") + " --until 1 --csv /dev/full", 4, "/dev/full: writing the CSV failed");
+  expectExit("run " + example("pendulum") + " --until 1 --energy-csv /dev/full", 4,
+             "/dev/full: writing the energy CSV failed");
   // (cli() sends stderr where stdout goes, so only the exit code can be seen here)
   EXPECT_EQ(cli("check " + example("pendulum") + " >/dev/full").code, 4);
   // --csv naming the scene itself would overwrite it: refused, the scene intact
