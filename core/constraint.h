@@ -118,6 +118,7 @@ struct alignas(64) ConstraintRows {
     nb = 0;
     body[0] = body[1] = -1;
     pointPart.unit[0] = pointPart.unit[1] = 0;
+    pointPart.anchorAccelerates = false;
     Jl[0].setZero(); Jl[1].setZero(); Ja[0].setZero(); Ja[1].setZero();
     D.setZero(); D1.setZero(); c.setZero();
     customForce = false;

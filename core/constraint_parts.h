@@ -77,6 +77,7 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
   out.nb = 0;
   out.body[0] = out.body[1] = -1;
   out.pointPart.unit[0] = out.pointPart.unit[1] = 0;
+  out.pointPart.anchorAccelerates = (k1.body < 0 && k1.acc != Vec3::Zero()) || (k2.body < 0 && k2.acc != Vec3::Zero());
   out.customForce = false;
   out.D = k2.p - k1.p;
   out.D1 = k2.v - k1.v;

@@ -94,6 +94,9 @@ struct CheckReport {
 
 // The longest checkScene simulates to tell a conflict from an assembly (a model built apart).
 inline constexpr double kAssemblyLookAhead = 5.0;  // s
+// A constraint still conflicting then is reported only if it is still apart by more than this
+// (|D|, m or rad): constraints that agree are held far closer (the corpus's bound on drift).
+inline constexpr double kConflictGap = 1e-6;
 
 // The constraint system at t = 0 (after the events at t = 0); constraints conflicting there are
 // looked at again once the model has had time to assemble. Throws SceneError.

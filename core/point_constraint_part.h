@@ -21,6 +21,9 @@ namespace tether::core {
 
 struct PointConstraintPart {
   signed char unit[2] = {0, 0};  // per slot: u, or 0 (the slot's blocks are written out instead)
+  // an end not on a moving body has an acceleration of its own (a path's point): c holds it
+  // besides the slots' velocity-product terms (fills padding: the layout is unchanged)
+  bool anchorAccelerates = false;
   Vec3 arm[2];                   // per slot with u != 0: a = -u r
 
   bool has(int s) const { return unit[s] != 0; }

@@ -46,15 +46,6 @@ bool namesKind(const ConstraintField& f, ObjectKind kind) {
          (f.kind == ConstraintField::Kind::Path && kind == ObjectKind::Path);
 }
 
-// Does the constraint refer to the object through any of its type's fields?
-bool constraintUses(const ConstraintDef& c, ObjectKind kind, const std::string& name) {
-  for (const ConstraintField& f : c.type().fields) {
-    if (f.isPoint() && refers(f.point(c), kind, name)) return true;
-    if (f.isName() && namesKind(f, kind) && f.name(c) == name) return true;
-  }
-  return false;
-}
-
 bool forceUses(const ForceDef& f, ObjectKind kind, const std::string& name) {
   switch (f.kind) {
     case ForceKind::Spring: return refers(f.a, kind, name) || refers(f.b, kind, name);
@@ -67,6 +58,14 @@ bool forceUses(const ForceDef& f, ObjectKind kind, const std::string& name) {
 }
 
 }  // namespace
+
+bool constraintUses(const ConstraintDef& c, ObjectKind kind, const std::string& name) {
+  for (const ConstraintField& f : c.type().fields) {
+    if (f.isPoint() && refers(f.point(c), kind, name)) return true;
+    if (f.isName() && namesKind(f, kind) && f.name(c) == name) return true;
+  }
+  return false;
+}
 
 bool renameObject(Scene& s, ObjectKind kind, const std::string& from, const std::string& to) {
   bool found = false;

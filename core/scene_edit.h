@@ -11,6 +11,9 @@ namespace tether::core {
 
 enum class ObjectKind { Body, Nail, Path, Force, Constraint, Plane };
 
+// Does the constraint refer to the object through any of its type's fields?
+bool constraintUses(const ConstraintDef& c, ObjectKind kind, const std::string& name);
+
 // Rename the object of a kind called from to to, in its definition and in every point
 // reference, constraint, force and event that names it. False if it does not exist.
 bool renameObject(Scene& scene, ObjectKind kind, const std::string& from, const std::string& to);

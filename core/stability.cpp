@@ -14,8 +14,10 @@
 #include "core/collision.h"
 #include "core/constraints/hinge.h"
 #include "core/constraints/point_to_nail.h"
+#include "core/constraints/point_to_path.h"
 #include "core/constraints/point_to_point.h"
 #include "core/path.h"
+#include "core/scene_edit.h"
 
 // Derivations. Every part is the oscillator x'' + gamma x' + omega2 x = 0, stepped with h.
 //
@@ -199,6 +201,7 @@ class Checker {
       for (Finding& f : checkForce(m_s.forces[i]))
         add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
     checkEvents();
+    checkDrives();
     checkHeldPoints();
     return std::move(m_out);
   }
@@ -560,6 +563,65 @@ class Checker {
                      what + " has dt c/" + (angular ? "I" : "m") + " = " + lim(e) + " at " + dtText() +
                          ": it damps within one time step, poorly resolved" + fix};
     return std::nullopt;
+  }
+
+  // ---- drives round a circle -----------------------------------------------------------
+
+  // A point-to-path on a circle path turning at W (rad/s) drives a point that its body's other
+  // constraints keep on that circle: a crank pinned or hinged at the centre, the crank of a
+  // slider-crank. Only the point's turn about the centre is free, so only the tangential part
+  // of the assembling law D'' + 2/tau D' + D/tau^2 = 0 acts on it. With the point phi behind
+  // the path's (both on the circle of radius R, the path at angle W t, the point at W t - phi)
+  // the tangent t at the point sees t.D = -R sin phi, t.D' = R (W (1 - cos phi) - phi'),
+  // t.D'' = R (W^2 sin phi - phi'') (plus phi'^2 terms), so the law on t is
+  //   phi'' + 2/tau phi' + (1/tau^2 - W^2) phi = 0   (to first order in phi).
+  // The circle's turn is a centrifugal anti-spring W^2: where W > 1/tau, phi = 0 is unstable and
+  // the point settles at the other root, tan(phi/2) = (1 - W^2 tau^2) / (2 W tau), behind the
+  // drive for good (a crank driven at 20.9 rad/s with tau = 0.1 s stayed 0.50 m from its path's
+  // point, measured; the formula says 0.503 m). Below 1/tau it is overdamped, its roots -1/tau +- W:
+  // it assembles at 1/tau - W, not 1/tau (a hinged crank at 7.85 rad/s with tau = 0.1 s took 2.9 s
+  // instead of 1.5), so past W = 1/(2 tau) that is said too, and the fix is tau <= 1/(2 W), which
+  // closes at W or faster. With Baumgarte's law 1/tau^2 is beta^2. A point
+  // with nothing else on its body follows all three rows and assembles at any W. The speed is
+  // the fastest the path's clock runs: 1, or a `set speed` event's value.
+  void checkDrives() {
+    for (size_t i = 0; i < m_s.constraints.size(); ++i) {
+      const ConstraintDef& c = m_s.constraints[i];
+      const auto* d = c.params.get<PointToPathDef>();
+      if (!d || d->point.kind == PointRef::Kind::Nail || d->point.kind == PointRef::Kind::Path) continue;
+      const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
+      if (path == m_s.paths.end() || path->kind != PathKind::Circle) continue;
+      bool held = false;  // the point's body carries another constraint
+      for (const ConstraintDef& o : m_s.constraints)
+        held = held || (&o != &c && constraintUses(o, ObjectKind::Body, d->point.body));
+      if (!held) continue;
+      double speed = 1.0;
+      for (const EventDef& e : m_s.events)
+        if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
+          speed = std::max(speed, e.value[0]);
+      const double w = speed * 2.0 * M_PI / std::abs(path->period);
+      const bool baumgarte = m_st.stabilization == StabilizationKind::Baumgarte;
+      const double k = baumgarte ? m_st.baumgarteBeta : 1.0 / c.tau.value_or(m_st.defaultTau);  // 1/s
+      const std::string place = baumgarte ? "settings.baumgarte_beta" : "constraints[" + std::to_string(i) + "].tau";
+      const std::string what = "constraint \"" + c.name + "\" drives \"" + d->point.body + "\" round the circle path \"" +
+                               path->name + "\" at " + lim(w) + " rad/s";
+      const std::string fix = baumgarte ? "use a beta of at least " + lim(2.0 * w) + " 1/s" : "use a tau of at most " + lim(0.5 / w) + " s";
+      if (w >= k) {
+        const double wt = w / k, lag = 2.0 * std::atan((wt * wt - 1.0) / (2.0 * wt));
+        add(place, StabilitySeverity::Warn,
+            what + ", faster than " + (baumgarte ? "Baumgarte's beta = " + num(k) + " 1/s" : "1/tau = " + lim(k) + " 1/s (tau " + num(1.0 / k) + " s" + (c.tau ? ")" : ", the default)")) +
+                ": a point its body's other constraints keep on that circle (a crank) settles " + lim(lag * 180.0 / M_PI) +
+                " degrees behind the path's point (" + lim(2.0 * path->radius * std::sin(0.5 * lag)) + " m) instead of reaching it; " + fix);
+      } else if (!baumgarte && w > 0.5 * k) {
+        // overdamped (the roots of s^2 + 2/tau s + 1/tau^2 - W^2 are -1/tau +- W): it closes at 1/tau - W
+        const double rate = k - w;
+        add(place, StabilitySeverity::Warn,
+            what + ", more than half of 1/tau = " + lim(k) + " 1/s (tau " + num(1.0 / k) + " s" + (c.tau ? "" : ", the default") +
+                "): a point its body's other constraints keep on that circle (a crank) closes on the path's point only at "
+                "1/tau - " + lim(w) + " = " + lim(rate) + " 1/s, in about " + lim(15.0 / rate) + " s instead of 15 tau = " +
+                lim(15.0 / k) + " s; " + fix);
+      }
+    }
   }
 
   // ---- events that set a checked parameter -----------------------------------------------

@@ -269,25 +269,27 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
       b = (r.D1 - heldTarget(r.D, holdRate)) * invH;
       // the first guess of the fixed point: c at w moved on by its trend over the last step (or
       // at the start velocities)
-      Vec3 guess = Vec3::Zero(), bodies = Vec3::Zero();
+      Vec3 guess = Vec3::Zero();
       for (int s = 0; s < r.nb; ++s) {
         const size_t bi = size_t(r.body[s]);
         b += r.pointPart.acceleration(s, freeLinearAcceleration(kin[bi], Fext[bi]),
                                       freeAngularAcceleration(kin[bi], Text[bi], 0.5));  // J [a0; alpha0]
-        const Vec3 now = r.pointPart.centripetal(s, kin[bi].w);
-        bodies += now;
-        guess += stab.spinTrend ? r.pointPart.centripetal(s, Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi])) : now;
+        const Vec3 w = stab.spinTrend ? Vec3(kin[bi].w + stab.spinAhead * (*stab.spinTrend)[bi]) : kin[bi].w;
+        guess += r.pointPart.centripetal(s, w);
       }
+      b += 0.5 * guess;
       // c = J' u is the bodies' part (their arms' turn, which correctHeldForArmRotation takes at
-      // the end velocities) and a moving anchor's own acceleration (-a_path for a point-to-path;
-      // exactly 0 for a nail, a fixed body or a point on another body): the path moves
-      // h v + h^2/2 a over the step, so its point's target takes -h/2 a as a body point's takes
-      // -h/2 c_body (velocityTarget's -h/2 c, whole). Left out, the target ran h^2/2 a behind the
-      // path each step and, beside a pin, disagreed with the pin's radial row by a/2: a crank
-      // pinned at its centre and driven round a circle of its own radius was "conflicting" in
-      // tether-cli check, the least-squares forces split the difference, and projection carried
-      // the rest.
-      b += 0.5 * (guess + (r.c - bodies));
+      // the end velocities) and a path point's own acceleration a: the path moves h v + h^2/2 a
+      // over the step, so its point's target takes -h/2 a as a body point's takes -h/2 c_body
+      // (velocityTarget's -h/2 c, whole). Left out, the target ran h^2/2 a behind the path each
+      // step and, beside a pin, disagreed with the pin's radial row by a/2: a crank pinned at
+      // its centre and driven round a circle of its own radius was "conflicting" in tether-cli
+      // check, the least-squares forces split the difference, and projection carried the rest.
+      if (r.pointPart.anchorAccelerates) {
+        Vec3 bodies = Vec3::Zero();
+        for (int s = 0; s < r.nb; ++s) bodies += r.pointPart.centripetal(s, kin[size_t(r.body[s])].w);
+        b += 0.5 * (r.c - bodies);
+      }
       m_cApplied[node] = guess;
       m_heldPairs.push_back(int(node));
       B.segment<3>(a.rowOffset()[size_t(j)]) = b;
