@@ -161,14 +161,18 @@ bool BlockLdlt::factorize(double relTol, double lambda, bool keep) {
     m_assembledOff = m_offdiag;
   }
   double scale = 0.0;
-  for (const Mat3& d : m_diag) scale = std::max(scale, d.diagonal().maxCoeff());
+  m_pivotTol.resize(m_diag.size());
+  for (size_t k = 0; k < m_diag.size(); ++k) {
+    const double own = m_diag[k].diagonal().maxCoeff();
+    scale = std::max(scale, own);
+    m_pivotTol[k] = relTol * own;
+  }
   m_scale = scale;
   if (lambda > 0.0)
     for (Mat3& d : m_diag) d.diagonal().array() += lambda * scale;
-  const double tol = relTol * scale;
   bool ok = true;
   for (int k = 0; k < m_n; ++k) {
-    if (!invertSpd(m_diag[size_t(k)], tol, m_dinv[size_t(k)])) {
+    if (!invertSpd(m_diag[size_t(k)], m_pivotTol[size_t(k)], m_dinv[size_t(k)])) {
       ok = false;
       if (lambda <= 0.0) break;
       m_dinv[size_t(k)] = m_diag[size_t(k)].completeOrthogonalDecomposition().pseudoInverse();

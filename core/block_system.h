@@ -3,6 +3,7 @@
 // assembled ones). The symbolic analysis is redone only when the set or its bodies change.
 #pragma once
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,11 @@ class BlockSystem {
   void assemble(const std::vector<ConstraintRows>& rows, const std::vector<BodyKinematics>& kin);
   // Factorize (see BlockLdlt::factorize); false if singular and not regularized.
   // keep: keep M's values for multiply().
-  bool factorize(double lambda, bool keep = true) { return m_ldlt.factorize(1e-12, lambda, keep); }
+  // (regularized, a pivot is at least lambda times M's largest diagonal entry, so at least lambda
+  // times its own: positive definite to within a tenth of that)
+  bool factorize(double lambda, bool keep = true) {
+    return m_ldlt.factorize(lambda > 0.0 ? std::min(kPivotTolerance, 0.1 * lambda) : kPivotTolerance, lambda, keep);
+  }
   // x: 3 per selected constraint, in selection order; solved in place.
   void solve(Eigen::VectorXd& x) const { m_ldlt.solve(x); }
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }

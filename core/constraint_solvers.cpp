@@ -25,7 +25,7 @@ const char* toString(SolvePath p) {
 // the same two bodies (a hinge made of two corners) constrain the motion along the line between
 // their points twice, and once both are met the two rows along that line differ only by the
 // joints' residues (1e-8 m over a 0.36 m plate: a relative eigenvalue of M near 1e-15, above the
-// pivot test as often as below it). The targets along that line differ by their residues too,
+// pivot test as often as below it while that was against M's largest entry; kPivotTolerance). The targets along that line differ by their residues too,
 // and M^-1 turns that difference into forces as large as the near-null eigenvalue is small:
 // 1e12 N on plates of 3 and 6 kg, which the step rejected and retried in substeps, keeping one
 // that had gained 167 J; the next step, solved by the SVD, took that and 75 J more out (corpus

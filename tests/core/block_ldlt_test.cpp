@@ -130,5 +130,35 @@ TEST(BlockLdlt, SingularMatrixIsReported) {
   EXPECT_FALSE(f.factorize());
 }
 
+// The pivot test is against each block row's own diagonal (kPivotTolerance): a pair of rows
+// dependent but for 1e-11 of their size is singular whatever else the matrix holds (against the
+// largest entry, 1e-12 of it, it passed), and a row of a body 1e14 times heavier than another
+// (its diagonal 1e-14 of theirs) is not.
+TEST(BlockLdlt, ThePivotTestIsAgainstTheRowsOwnDiagonal) {
+  Problem p{2, {{0, 1}}};
+  {
+    BlockLdlt f;
+    f.analyze(2, p.edges);
+    f.setZero();
+    f.diag(0) += Mat3::Identity();
+    f.diag(1) += (1.0 + 1e-11) * Mat3::Identity();
+    f.addOffDiag(0, Mat3::Identity());  // [[I, I], [I, (1 + 1e-11) I]]: pivot 1e-11
+    EXPECT_FALSE(f.factorize());
+  }
+  {
+    BlockLdlt f;
+    f.analyze(2, p.edges);
+    f.setZero();
+    f.diag(0) += Mat3::Identity();
+    f.diag(1) += 1e-14 * Mat3::Identity();  // unjoined (the edge's block is zero)
+    ASSERT_TRUE(f.factorize());
+    Eigen::VectorXd x(6);
+    x << 1, 2, 3, 1e-14, 2e-14, 3e-14;
+    f.solve(x);
+    EXPECT_NEAR(x(0), 1.0, 1e-12);
+    EXPECT_NEAR(x(5), 3.0, 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace tether::core
