@@ -578,6 +578,19 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   if (worstC >= 0)
     o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)]
       << " before that step";
+  // constraints whose equations could not all be met where the step went (the last solve's least
+  // squares left them apart): a linkage driven past a dead point or beyond its reach, where no
+  // step size helps (a helper's offset slider-crank, which cannot turn a full revolution, was
+  // told to try a smaller dt)
+  const ConflictReport conflict = m_ctx.system.conflicts();
+  if (!conflict.conflicting.empty()) {
+    o << "; the constraints";
+    for (size_t k = 0; k < conflict.conflicting.size() && k < 4; ++k)
+      o << (k ? ", \"" : " \"") << m.constraintNames[size_t(conflict.conflicting[k])] << "\"";
+    if (conflict.conflicting.size() > 4) o << " and " << conflict.conflicting.size() - 4 << " more";
+    o << " could not all be met there: if a drive pushes the model where its joints cannot follow (a linkage past "
+         "a dead point or beyond its reach), no step size helps: change the drive or the linkage";
+  }
   o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a "
     << "larger tau, softer springs or less damping on light bodies"
     << (m.settings.integrator == IntegratorKind::RK4 ? "" : ", or the rk4 integrator")
