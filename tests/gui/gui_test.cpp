@@ -812,6 +812,36 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A motion faster than max_substeps lets the step follow is said in the status bar, once, with
+  // the fix (core::SubstepShortfall): a rod pinned at its end, whirled at 300 rad/s, at most 4
+  // substeps (0.075 rad per substep against 0.02).
+  void tooFewSubstepsShowInTheStatusBar() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("whirl", [](core::Scene& s) {
+      s = {};
+      s.settings.gravityOn = false;
+      s.settings.maxSubsteps = 4;
+      core::BodyDef rod;
+      rod.name = "rod";
+      rod.shape = core::Shape::Rod;
+      rod.length = 1.0;
+      rod.radius = 0.01;
+      rod.angularVelocity = core::Vec3(300, 0, 0);
+      rod.velocity = core::Vec3(0, -150, 0);  // end1 (local z = -0.5) at rest, on the nail
+      s.bodies.push_back(rod);
+      s.nails.push_back({"nail", core::Vec3(0, 0, -0.5)});
+      s.constraints.push_back({.name = "pin", .params = core::PointToNailDef{.point = {.body = "rod", .point = "end1"}, .nail = "nail"}});
+    }));
+    QVERIFY(waitForSnapshot(w));
+    w.simulation().step();
+    QTRY_VERIFY(!w.simulation().snapshot()->substepShortfall.empty());
+    QTRY_VERIFY2(w.statusBar()->currentMessage().startsWith("Too few substeps: body \"rod\" turned 0.075"),
+                 qPrintable(w.statusBar()->currentMessage()));
+    QVERIFY2(w.statusBar()->currentMessage().contains("set max_substeps to 16"), qPrintable(w.statusBar()->currentMessage()));
+    w.document().undoStack()->setClean();
+  }
+
   // Edits, drags, play/pause/step/reset hammered from the UI thread while the solver runs.
   // Run under the ThreadSanitizer preset too.
   void hammer() {
