@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "core/path.h"
 #include "core/scene_io.h"
 #include "core/stability.h"
 #include "test_util.h"
@@ -645,7 +646,7 @@ TEST(Stability, AJointToAFixedBodyThatHoldsABodyInTheFloorIsSaidBeforeTheRun) {
 // circle's centrifugal anti-spring W^2, phi'' + 2/tau phi' + (1/tau^2 - W^2) phi = 0 (derived at
 // checkDrives, core/stability.cpp). Below 1/(2 tau): nothing to say, it assembles. Between: it
 // closes at 1/tau - W (the slow root), measured on |D| between 1 s and 2 s. Past 1/tau: it
-// settles behind the drive, where tan(phi/2) = (W^2 tau^2 - 1) / (2 W tau), at the chord
+// settles off the drive, ahead of it, where tan(phi/2) = (1 - W^2 tau^2) / (2 W tau), at the chord
 // 2 R sin(phi/2). A free ball on the same circle follows all three rows and is not warned of.
 // (rk4: the acceleration-level law as written.)
 Scene drivenCrank(double w, double tau, bool pinned) {
@@ -691,7 +692,7 @@ TEST(Stability, ACrankDrivenFasterThanItsTauLetsItCatchUpIsSaid) {
     const double rate = std::log(gapAt(s, 1.0) / gapAt(s, 2.0));
     EXPECT_NEAR(rate, 3.0, 0.3) << "1/s";
   }
-  {  // W = 20 rad/s: stays behind at the chord the formula gives
+  {  // W = 20 rad/s: stays ahead of the path's point, at the chord the formula gives
     const Scene s = drivenCrank(20.0, tau, true);
     const double wt = 20.0 * tau, phi = 2.0 * std::atan((wt * wt - 1.0) / (2.0 * wt));
     const double chord = 2.0 * R * std::sin(0.5 * phi);  // 0.48 m
@@ -699,10 +700,18 @@ TEST(Stability, ACrankDrivenFasterThanItsTauLetsItCatchUpIsSaid) {
     const StabilityWarning* w = find(ws, "constraints[1].tau");
     ASSERT_TRUE(w);
     char expected[128];
-    std::snprintf(expected, sizeof expected, "settles %.3g degrees behind the path's point (%.3g m)", phi * 180.0 / M_PI, chord);
+    std::snprintf(expected, sizeof expected, "settles %.3g degrees ahead of the path's point (%.3g m)", phi * 180.0 / M_PI, chord);
     EXPECT_NE(w->message.find(expected), std::string::npos) << w->message;
     // (measured 0.475 m: the radial rows, which the pin shares, are met in least squares)
     EXPECT_NEAR(gapAt(s, 5.0), chord, 0.03 * chord);
+    {  // ahead: the tip is off the path's point along the path's velocity
+      auto sim = test::simulate(s);
+      ASSERT_TRUE(sim->advanceTo(5.0).ok);
+      const BodyState& b = sim->state().bodies[0];
+      const Vec3 tip = b.x + b.q * Vec3(0, 0, 0.2);
+      const PathSample p = sim->model().paths[0].sample(5.0);
+      EXPECT_NEAR((tip - p.x).dot(p.v.normalized()), R * std::sin(std::abs(phi)), 0.05 * R) << "m";
+    }
     // the fix it names holds
     const Scene fixed = drivenCrank(20.0, 0.5 / 20.0, true);
     EXPECT_FALSE(severityAt(fixed, "constraints[1].tau"));
