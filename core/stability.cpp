@@ -606,14 +606,17 @@ class Checker {
       const std::string place = baumgarte ? "settings.baumgarte_beta" : "constraints[" + std::to_string(i) + "].tau";
       const std::string what = "constraint \"" + c.name + "\" drives \"" + d->point.body + "\" round the circle path \"" +
                                path->name + "\" at " + lim(w) + " rad/s";
-      const std::string fix = baumgarte ? "use a beta of at least " + lim(2.0 * w) + " 1/s" : "use a tau of at most " + lim(0.5 / w) + " s";
+      // the fix rounded the safe way (a tau printed as 0.0239 for 0.02387 would be warned of again)
+      const double digits = std::pow(10.0, 2 - std::floor(std::log10(0.5 / w)));
+      const std::string fix = baumgarte ? "use a beta of at least " + lim(std::ceil(2.0 * w * 100.0) / 100.0) + " 1/s"
+                                        : "use a tau of at most " + lim(std::floor(0.5 / w * digits) / digits) + " s";
       if (w >= k) {
         const double wt = w / k, lag = 2.0 * std::atan((wt * wt - 1.0) / (2.0 * wt));
         add(place, StabilitySeverity::Warn,
             what + ", faster than " + (baumgarte ? "Baumgarte's beta = " + num(k) + " 1/s" : "1/tau = " + lim(k) + " 1/s (tau " + num(1.0 / k) + " s" + (c.tau ? ")" : ", the default)")) +
                 ": a point its body's other constraints keep on that circle (a crank) settles " + lim(lag * 180.0 / M_PI) +
                 " degrees ahead of the path's point (" + lim(2.0 * path->radius * std::sin(0.5 * lag)) + " m) instead of reaching it; " + fix);
-      } else if (!baumgarte && w > 0.5 * k) {
+      } else if (!baumgarte && w > 0.5 * k * (1.0 + 1e-3)) {
         // overdamped (the roots of s^2 + 2/tau s + 1/tau^2 - W^2 are -1/tau +- W): it closes at 1/tau - W
         const double rate = k - w;
         add(place, StabilitySeverity::Warn,
