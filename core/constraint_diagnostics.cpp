@@ -20,6 +20,9 @@ ConflictReport analyseConflicts(const ConstraintAssembly& a, const Eigen::Vector
     return out;
   }
   const Eigen::SparseMatrix<double>& M = a.matrix();
+  // (the system last solved: B, M and the report must be of the rows now assembled; a caller
+  // in the middle of a step, Simulation::runaway, may find them from another evaluation)
+  if (rows != a.rowCount() || B.size() != rows || M.rows() != rows || M.cols() != a.colCount()) return out;
   if (!B.allFinite()) return out;
   // M is block diagonal over the groups of constraints joined through shared moving bodies: the
   // rank analysis (a full SVD, cubic in the size) runs per group, so that many small
