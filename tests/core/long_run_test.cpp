@@ -607,5 +607,34 @@ TEST(LongRun, ADrivenCrankStaysHeldOnEveryStep) {
   EXPECT_LT(worst, 1e-8) << "at t = " << at << " s";
 }
 
+// An offset slider-crank built wrong (offset 0.4 m + crank 0.12 m past the 0.45 m rod: it cannot
+// turn a full revolution) driven round: at its dead point the joints cannot follow the drive and
+// it blows up at any step size. The message names the constraints the last solve left unmet and
+// says that no step size helps (a helper was told only to try a smaller dt).
+TEST(LongRun, ALinkageDrivenPastItsDeadPointIsSaidToBe) {
+  const Scene s = sceneFromJson(R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "crank", "type": "rod", "radius": 0.02, "density": 7800,
+                "ends": [[0.1, 0.3, 0.8], [0.08809510204940056, 0.341560640786009, 0.6880581108688882]],
+                "angular_velocity": [0.5827514832415951, 2.9137574162079756, 1.0198150956727914]},
+               {"name": "conrod", "type": "rod", "radius": 0.012, "density": 7800,
+                "ends": [[0.08809510204940056, 0.341560640786009, 0.6880581108688882], [0.3444353511554574, 0.4170176837485854, 0.3259864172009232]]},
+               {"name": "piston", "type": "sphere", "radius": 0.04, "density": 2700, "position": [0.3444353511554574, 0.4170176837485854, 0.3259864172009232]}],
+    "nails": [{"name": "O", "position": [0.1, 0.3, 0.8]}],
+    "paths": [{"name": "drive", "type": "circle", "center": [0.1, 0.3, 0.8], "radius": 0.12, "period": 2.0, "phase": 1.3962634015954636,
+               "normal": [0.18549555830406733, 0.9274777915203367, 0.3246172270321178], "u": [0.9455447921730471, -0.07855422409832927, -0.3158706695322291]}],
+    "constraints": [{"name": "pin", "type": "point_to_nail", "point": "crank.end1", "nail": "O"},
+                    {"name": "drv", "type": "point_to_path", "point": "crank.end2", "path": "drive"},
+                    {"name": "j1", "type": "point_to_point", "a": "crank.end2", "b": "conrod.end1"},
+                    {"name": "j2", "type": "point_to_point", "a": "conrod.end2", "b": "piston.center"},
+                    {"name": "slide", "type": "point_on_line", "point": "piston.center", "origin": [-0.006985190634137092, 0.446213093866654, 0.44338269788620965],
+                     "direction": [0.9455447921730471, -0.07855422409832927, -0.3158706695322291]}]})");
+  auto sim = test::simulate(s);
+  const AdvanceResult r = sim->advanceTo(2.0);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("could not all be met there"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("no step size helps"), std::string::npos) << r.message;
+  EXPECT_TRUE(sim->state().bodies[0].x.allFinite());
+}
+
 }  // namespace
 }  // namespace tether::core
