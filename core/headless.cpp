@@ -316,10 +316,16 @@ CheckReport checkScene(const Scene& scene) {
   // joints that hold one point in two places never agree, so the conflicts that remain once the
   // model has had time to assemble are the real ones: the constraints conflicting at t = 0 are
   // looked at again at the assembly time (settings.assembly_time, or 15 of the largest tau among
-  // them, the headless runner's rule: |D| down to ~5e-6 of its start), capped at kAssemblyLookAhead.
+  // them, the headless runner's rule: |D| down to ~5e-6 of its start; for a crank's drive 15 / (1/tau - W)),
+  // capped at kAssemblyLookAhead.
   if (!c.conflicting.empty()) {
     double settle = 0.0;
-    for (int j : c.conflicting) settle = std::max(settle, 15.0 * sim.state().params.tau[size_t(j)]);
+    for (int j : c.conflicting) {
+      settle = std::max(settle, 15.0 * sim.state().params.tau[size_t(j)]);
+      // a crank's drive closes at 1/tau - W, not 1/tau (crankDrive, core/stability.h)
+      if (const auto drive = crankDrive(scene, size_t(model->constraintDef[size_t(j)])); drive && drive->closingRate() > 0.0)
+        settle = std::max(settle, 15.0 / drive->closingRate());
+    }
     settle = std::min(scene.settings.assemblyTime.value_or(settle), kAssemblyLookAhead);
     // (one look, at the end: while the parts move, a real conflict's residual can pass through 0)
     std::vector<int> still = c.conflicting;

@@ -587,22 +587,13 @@ class Checker {
   // the fastest the path's clock runs: 1, or a `set speed` event's value.
   void checkDrives() {
     for (size_t i = 0; i < m_s.constraints.size(); ++i) {
+      const std::optional<CrankDrive> drive = crankDrive(m_s, i);
+      if (!drive) continue;
       const ConstraintDef& c = m_s.constraints[i];
       const auto* d = c.params.get<PointToPathDef>();
-      if (!d || d->point.kind == PointRef::Kind::Nail || d->point.kind == PointRef::Kind::Path) continue;
-      const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
-      if (path == m_s.paths.end() || path->kind != PathKind::Circle) continue;
-      bool held = false;  // the point's body carries another constraint
-      for (const ConstraintDef& o : m_s.constraints)
-        held = held || (&o != &c && constraintUses(o, ObjectKind::Body, d->point.body));
-      if (!held) continue;
-      double speed = 1.0;
-      for (const EventDef& e : m_s.events)
-        if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
-          speed = std::max(speed, e.value[0]);
-      const double w = speed * 2.0 * M_PI / std::abs(path->period);
-      const bool baumgarte = m_st.stabilization == StabilizationKind::Baumgarte;
-      const double k = baumgarte ? m_st.baumgarteBeta : 1.0 / c.tau.value_or(m_st.defaultTau);  // 1/s
+      const PathDef* path = drive->path;
+      const double w = drive->w, k = drive->k;
+      const bool baumgarte = drive->baumgarte;
       const std::string place = baumgarte ? "settings.baumgarte_beta" : "constraints[" + std::to_string(i) + "].tau";
       const std::string what = "constraint \"" + c.name + "\" drives \"" + d->point.body + "\" round the circle path \"" +
                                path->name + "\" at " + lim(w) + " rad/s";
@@ -814,6 +805,27 @@ class Checker {
 };
 
 }  // namespace
+
+std::optional<CrankDrive> crankDrive(const Scene& s, size_t i) {
+  const ConstraintDef& c = s.constraints[i];
+  const auto* d = c.params.get<PointToPathDef>();
+  if (!d || d->point.kind == PointRef::Kind::Nail || d->point.kind == PointRef::Kind::Path) return std::nullopt;
+  const auto path = std::find_if(s.paths.begin(), s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
+  if (path == s.paths.end() || path->kind != PathKind::Circle) return std::nullopt;
+  bool held = false;  // the point's body carries another constraint
+  for (const ConstraintDef& o : s.constraints) held = held || (&o != &c && constraintUses(o, ObjectKind::Body, d->point.body));
+  if (!held) return std::nullopt;
+  double speed = 1.0;
+  for (const EventDef& e : s.events)
+    if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
+      speed = std::max(speed, e.value[0]);
+  CrankDrive out;
+  out.w = speed * 2.0 * M_PI / std::abs(path->period);
+  out.baumgarte = s.settings.stabilization == StabilizationKind::Baumgarte;
+  out.k = out.baumgarte ? s.settings.baumgarteBeta : 1.0 / c.tau.value_or(s.settings.defaultTau);
+  out.path = &*path;
+  return out;
+}
 
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene) { return Checker(scene).run(); }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "core/scene.h"
@@ -43,6 +44,20 @@ std::vector<StabilityWarning> newDivergences(const Scene& before, const Scene& a
 std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after);
 // The same against the warnings the scene before had (an edit tried in place keeps no copy).
 std::vector<StabilityWarning> newWarnings(const std::vector<StabilityWarning>& before, const Scene& after);
+
+// A point-to-path on a circle path that drives a crank: a point its body's other constraints keep
+// on that circle (core/stability.cpp, checkDrives: tau's law acts on it as phi'' + 2/tau phi' +
+// (1/tau^2 - W^2) phi = 0, with Baumgarte's law beta^2 for 1/tau^2).
+struct CrankDrive {
+  double w = 0.0;          // rad/s: the circle's fastest turn (its `set speed` events included)
+  double k = 0.0;          // 1/s: 1/tau, or Baumgarte's beta
+  bool baumgarte = false;
+  const PathDef* path = nullptr;
+  // 1/s: how fast it closes on the path's point (1/tau - W; tau's law only), 0 if it never does
+  double closingRate() const { return baumgarte || w >= k ? 0.0 : k - w; }
+};
+// Constraint i of the scene as a crank drive, if it is one.
+std::optional<CrankDrive> crankDrive(const Scene& scene, size_t i);
 
 namespace stability {
 

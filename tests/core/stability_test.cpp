@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "core/headless.h"
 #include "core/path.h"
 #include "core/scene_io.h"
 #include "core/stability.h"
@@ -691,6 +692,12 @@ TEST(Stability, ACrankDrivenFasterThanItsTauLetsItCatchUpIsSaid) {
         << w->message;
     const double rate = std::log(gapAt(s, 1.0) / gapAt(s, 2.0));
     EXPECT_NEAR(rate, 3.0, 0.3) << "1/s";
+    // and check looks again at 15 / (1/tau - W) = 5 s (not 15 tau = 1.5 s, when it was still
+    // 2 cm off and called "conflicting")
+    const CheckReport r = checkScene(s);
+    EXPECT_TRUE(r.conflicting.empty()) << formatCheck(r);
+    EXPECT_EQ(r.assembling, (std::vector<std::string>{"pin", "drv"}));
+    EXPECT_NEAR(r.conflictCheckedAt, 5.0, 1e-9);
   }
   {  // W = 20 rad/s: stays ahead of the path's point, at the chord the formula gives
     const Scene s = drivenCrank(20.0, tau, true);
