@@ -8,8 +8,8 @@
 //    constraint's pure torque) M is not square; the minimum-norm solution is Fc = M^T y with
 //    (M M^T) y = -B, by sparse LDL^T;
 //  - DenseSvdSolver: the paper's method and the reference: least squares / minimum norm for any
-//    shape and rank; auto uses it when M is singular (redundant or conflicting constraints) and
-//    not too large;
+//    shape and rank (a symmetric M by its eigendecomposition, which is its SVD); auto uses it
+//    when M is singular (redundant or conflicting constraints) and not too large;
 //  - RegularizedSolver: singular and large: (M + lambda I) (or M M^T + lambda I) with
 //    lambda = 1e-10 of M's scale, then two steps of iterative refinement.
 // Sequential impulses (SequentialImpulses below) is not a solution of M Fc + B = 0 but a
@@ -18,6 +18,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 #include <vector>
 
 #include "core/block_system.h"
@@ -95,6 +96,8 @@ class DenseSvdSolver final : public ConstraintSolver {
 
  private:
   Eigen::MatrixXd m_dense;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> m_eigen;  // (the symmetric case)
+  Eigen::VectorXd m_c;
 };
 
 class RegularizedSolver final : public ConstraintSolver {

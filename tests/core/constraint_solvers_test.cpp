@@ -3,6 +3,8 @@
 // methods' error bounds, Hong et al.'s three-link bar, sequential impulses, and resumability.
 #include <gtest/gtest.h>
 
+#include <Eigen/SVD>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -321,6 +323,45 @@ TEST(Solver, ANearlySingularSolveCountsAsSingular) {
   EXPECT_FALSE(block.solve(sys.assembly(), sys.rightHandSide(), fc, report)) << "|fc| " << fc.norm();
   const double weight = sim->model().bodies[1].mass * 9.81;
   EXPECT_LT(sim->context().F[1].norm(), 20.0 * weight) << "weight " << weight;
+}
+
+// A symmetric M (every force by virtual work) is solved by its eigendecomposition, which is its
+// SVD: the same minimum-norm least-squares forces and the same rank as Eigen's own SVD of M, on
+// the card house (52 rows, 6 redundant, still assembling: inconsistent), on a ball held by two
+// nails apart (inconsistent) and at one place (consistent), over steps of play.
+TEST(Solver, TheSymmetricDenseSolveIsTheSvds) {
+  struct Case {
+    std::string name;
+    Scene scene;
+  };
+  const std::vector<Case> cases = {{"card house", loadScene(std::string(TETHER_EXAMPLES_DIR) + "/card_house.json")},
+                                   {"two nails apart", twoNails(0.4)},
+                                   {"two nails at one place", twoNails(0.0)}};
+  for (const Case& c : cases) {
+    auto sim = test::simulate(c.scene);
+    for (double t : {0.0, 0.05, 0.5}) {
+      ASSERT_TRUE(sim->advanceTo(t).ok) << c.name;
+      sim->refresh();
+      const ConstraintSystem& sys = sim->context().system;
+      ASSERT_TRUE(sys.assembly().symmetric()) << c.name;
+      const Eigen::MatrixXd M(sys.matrix());
+      const Eigen::VectorXd& B = sys.rightHandSide();
+      Eigen::JacobiSVD<Eigen::MatrixXd> svd(M, Eigen::ComputeThinU | Eigen::ComputeThinV);
+      svd.setThreshold(kRankTolerance);
+      const Eigen::VectorXd want = svd.solve(-B);
+      SolveReport report;
+      report.rows = int(M.rows());
+      report.cols = int(M.cols());
+      Eigen::VectorXd fc;
+      DenseSvdSolver dense;
+      ASSERT_TRUE(dense.solve(sys.assembly(), B, fc, report));
+      EXPECT_EQ(report.path, SolvePath::DenseSvd);
+      EXPECT_EQ(report.rank, svd.rank()) << c.name << " t " << t;
+      EXPECT_LT(report.rank, report.rows) << c.name << " t " << t;
+      EXPECT_LT((fc - want).norm(), 1e-9 * want.norm()) << c.name << " t " << t;
+      EXPECT_NEAR(report.residual, (M * want + B).norm(), 1e-9 * B.norm()) << c.name << " t " << t;
+    }
+  }
 }
 
 // Each ConstraintSolver alone on one assembly and B, against DenseSvdSolver (the reference):
