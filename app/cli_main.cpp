@@ -261,11 +261,20 @@ int main(int argc, char** argv) {
       }
       return kOk;
     }
-    // the output files: never the scene itself, nor one file for both
+    // the output files: never the scene itself, nor one file for both; a file not yet written
+    // is the same as another by its path made absolute and normal ("out.csv", "./out.csv",
+    // "dir/../out.csv")
     std::ofstream csv, energyCsv;
-    auto openOutput = [&](const std::string& option, const std::string& path, std::ofstream& out) {
+    auto sameFile = [](const std::string& a, const std::string& b) {
       std::error_code ec;
-      if (std::filesystem::equivalent(path, scenePath, ec)) {
+      if (std::filesystem::equivalent(a, b, ec)) return true;
+      std::error_code ea, eb;
+      const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+      const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+      return !ea && !eb && ca == cb;
+    };
+    auto openOutput = [&](const std::string& option, const std::string& path, std::ofstream& out) {
+      if (sameFile(path, scenePath)) {
         std::cerr << "tether-cli: " << option << " " << path << " is the scene file itself: it would be overwritten\n";
         return false;
       }
@@ -276,10 +285,7 @@ int main(int argc, char** argv) {
       }
       return true;
     };
-    if (!csvPath.empty() && !energyPath.empty() && (csvPath == energyPath || [&] {
-          std::error_code ec;
-          return std::filesystem::equivalent(csvPath, energyPath, ec);
-        }())) {
+    if (!csvPath.empty() && !energyPath.empty() && sameFile(csvPath, energyPath)) {
       std::cerr << "tether-cli: --csv and --energy-csv name the same file " << csvPath << "\n";
       return kBadInput;
     }

@@ -252,6 +252,13 @@ TEST(Cli, EnergyCsvHasOneRowPerWrittenStep) {
   // one file for both outputs is refused
   expectExit("run " + scene + " --until 0.01 --csv " + csv + " --energy-csv " + csv, 2,
              "--csv and --energy-csv name the same file");
+  // so is one file not yet written, spelled two ways (equivalent() needs it to exist)
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path();
+  const std::string fresh = (tmp / "tether_cli_not_yet.csv").string();
+  std::filesystem::remove(fresh);
+  expectExit("run " + scene + " --until 0.01 --csv " + fresh + " --energy-csv " + (tmp / "." / "tether_cli_not_yet.csv").string(),
+             2, "--csv and --energy-csv name the same file");
+  EXPECT_FALSE(std::filesystem::exists(fresh));
   std::filesystem::remove(csv);
   std::filesystem::remove(scene);
 }
