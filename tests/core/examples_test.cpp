@@ -8,17 +8,11 @@
 
 #include "core/headless.h"
 #include "core/scene_io.h"
+#include "tests/bundled_examples.h"
 
 namespace tether::core {
 namespace {
 
-std::vector<std::string> exampleNames() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(TETHER_EXAMPLES_DIR))
-    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 class Example : public ::testing::TestWithParam<std::string> {};
 
@@ -85,11 +79,11 @@ TEST_P(Example, WithContactsAndAFloorNeverDivergesWithTheDefaultIntegrator) {
   runToTheEnd(withContactsAndFloor(file), true);
 }
 
-INSTANTIATE_TEST_SUITE_P(Bundled, Example, ::testing::ValuesIn(exampleNames()),
+INSTANTIATE_TEST_SUITE_P(Bundled, Example, ::testing::ValuesIn(tether::test::bundledExampleNames()),
                          [](const auto& info) { return info.param; });
 
 TEST(Examples, AllPaperDemosAreBundled) {
-  const auto names = exampleNames();
+  const auto names = tether::test::bundledExampleNames();
   for (const char* n : {"pendulum", "compound_pendulum", "ball_to_nail", "chain_between_towers", "space_station",
                         "card_house", "pandoras_chain", "three_link_bar"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;

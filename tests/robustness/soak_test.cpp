@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include "core/scene_io.h"
+#include "tests/bundled_examples.h"
 #include "runner.h"
 
 namespace tether::robustness {
@@ -29,17 +30,10 @@ struct SoakParam {
 };
 void PrintTo(const SoakParam& p, std::ostream* os) { *os << p.example << " with " << runConfigs()[size_t(p.config)].name; }
 
-std::vector<std::string> exampleNames() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(TETHER_EXAMPLES_DIR))
-    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::vector<SoakParam> soakParams() {
   std::vector<SoakParam> v;
-  for (const std::string& name : exampleNames())
+  for (const std::string& name : tether::test::bundledExampleNames())
     for (int c = 0; c < int(runConfigs().size()); ++c)
       if (runConfigs()[size_t(c)].projection) v.push_back({name, c});  // (euler, rk4, rk45)
   return v;
