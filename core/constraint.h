@@ -100,6 +100,9 @@ struct alignas(64) ConstraintRows {
   // one again instead of choosing from the state. clear() leaves both.
   bool keepForm = false;
   std::int8_t form = -1;
+  // distanceRows' one row along the line from point[0] to point[1], neither end moving unless on
+  // a body (the held target's c at the end velocities: correctHeldForArmRotation); clear() resets it
+  bool separation = false;
   Vec3 D = Vec3::Zero();           // deviation (units of the constraint: m, or 1 for orientation)
   Vec3 D1 = Vec3::Zero();          // dD/dt
   PointConstraintPart pointPart;   // slots with a point's implicit Jacobian (Jl, Ja then not filled in)
@@ -119,6 +122,7 @@ struct alignas(64) ConstraintRows {
     body[0] = body[1] = -1;
     pointPart.unit[0] = pointPart.unit[1] = 0;
     pointPart.anchorAccelerates = false;
+    separation = false;
     Jl[0].setZero(); Jl[1].setZero(); Ja[0].setZero(); Ja[1].setZero();
     D.setZero(); D1.setZero(); c.setZero();
     customForce = false;

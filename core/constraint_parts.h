@@ -79,6 +79,7 @@ inline void pointPairRows(const AnchorKinematics& k1, const AnchorKinematics& k2
   out.pointPart.unit[0] = out.pointPart.unit[1] = 0;
   out.pointPart.anchorAccelerates = (k1.body < 0 && k1.acc != Vec3::Zero()) || (k2.body < 0 && k2.acc != Vec3::Zero());
   out.customForce = false;
+  out.separation = false;
   out.D = k2.p - k1.p;
   out.D1 = k2.v - k1.v;
   out.c = k2.acc - k1.acc;
@@ -188,7 +189,10 @@ inline void distanceRows(const AnchorKinematics& k1, const AnchorKinematics& k2,
   out.point[0] = k1.p;
   out.point[1] = k2.p;
   out.D(0) = l - length;
+  out.separation = false;
   if (l < 1e-12) return;
+  const auto still = [](const AnchorKinematics& k) { return k.body >= 0 || (k.v == Vec3::Zero() && k.acc == Vec3::Zero()); };
+  out.separation = still(k1) && still(k2);
   const Vec3 n = r / l;
   const double nu = n.dot(u);
   out.D1(0) = nu;
@@ -197,6 +201,29 @@ inline void distanceRows(const AnchorKinematics& k1, const AnchorKinematics& k2,
   E.row(0) = n.transpose();
   addPointJacobian(out, k1, E, -1.0);
   addPointJacobian(out, k2, E, 1.0);
+}
+
+// distanceRows' c for the bodies' velocities (v_s, w_s) of its slots: the same formula, with
+// u = sum_s e_s (v_s + w_s x r_s) and acc2 - acc1 = sum_s e_s w_s x (w_s x r_s), e_s = +-1 the
+// end the slot holds and r_s its arm (only for rows with separation set: the other ends are
+// still). The held target takes it at the end velocities (correctHeldForArmRotation).
+template <class Velocity>
+double separationC(const ConstraintRows& r, const std::vector<BodyKinematics>& kin, const Velocity& velocity) {
+  const Vec3 line = r.point[1] - r.point[0];
+  const double l = line.norm();
+  const Vec3 n = line / l;
+  Vec3 u = Vec3::Zero(), acc = Vec3::Zero();
+  for (int s = 0; s < r.nb; ++s) {
+    const BodyKinematics& k = kin[size_t(r.body[s])];
+    const double e = r.Jl[s].row(0).dot(n) > 0.0 ? 1.0 : -1.0;
+    const Vec3 arm = r.point[e > 0.0 ? 1 : 0] - k.x;
+    Vec3 v, w;
+    velocity(s, v, w);
+    u += e * (v + w.cross(arm));
+    acc += e * w.cross(w.cross(arm));
+  }
+  const double nu = n.dot(u);
+  return n.dot(acc) + (u.squaredNorm() - nu * nu) / l;
 }
 
 }  // namespace tether::core

@@ -94,6 +94,7 @@ class VelocityLevelEquation {
 
  private:
   std::vector<int> m_heldPairs;   // the nodes the correction acts on
+  std::vector<int> m_heldSeparations;  // the same for held separation rows (ConstraintRows::separation)
   std::vector<Vec3> m_cApplied;   // the c a held pair's target includes so far, per node
   int m_armPasses = 0;
   std::vector<Vec3> m_nextOffset;

@@ -160,6 +160,45 @@ TEST_P(ConstraintFd, JacobianIsLinearInVelocities) {
   }
 }
 
+// A separation row's c from its slots' velocities (separationC, which the held target takes at
+// the end velocities) is the c the row was evaluated with, at the same velocities; and it is
+// linear in neither: at other velocities it is the c of the row evaluated there. (Types whose
+// rows are no separation skip; distance and sphere-to-sphere have one, between two bodies and
+// between a body and a nail.)
+TEST_P(ConstraintFd, SeparationCIsTheRowsC) {
+  int checked = 0;
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    auto sim = test::simulate(fdScene(*GetParam(), seed));
+    const Model& m = sim->model();
+    State st = sim->state();
+    std::vector<BodyKinematics> kin;
+    bodyKinematics(m, st.params, st.bodies, kin);
+    for (size_t j = 0; j < m.constraints.size(); ++j) {
+      ConstraintRows r;
+      m.constraints[j]->evaluate({kin, m.paths, 0.0}, r);
+      if (!r.separation) continue;
+      ++checked;
+      const auto at = [&](const std::vector<BodyKinematics>& k) {
+        return separationC(r, k, [&](int s, Vec3& v, Vec3& w) {
+          v = k[size_t(r.body[s])].v;
+          w = k[size_t(r.body[s])].w;
+        });
+      };
+      EXPECT_NEAR(at(kin), r.c(0), 1e-12 * (1.0 + std::abs(r.c(0)))) << "seed " << seed;
+      std::vector<BodyKinematics> k2 = kin;
+      for (BodyKinematics& k : k2) {
+        k.v += Vec3(0.7, -0.4, 0.2);
+        k.w += Vec3(-1.5, 2.0, 0.5);
+      }
+      ConstraintRows r2;
+      m.constraints[j]->evaluate({k2, m.paths, 0.0}, r2);
+      EXPECT_NEAR(at(k2), r2.c(0), 1e-12 * (1.0 + std::abs(r2.c(0)))) << "seed " << seed;
+    }
+  }
+  const std::string id = GetParam()->id;
+  if (id == "distance" || id == "sphere_to_sphere") EXPECT_GT(checked, 0) << id;
+}
+
 // The torque of a fixed force at an arm r, turned by theta: its derivative at theta = 0, by
 // central differences, is K = -tensionStiffness(f, r) when f pulls along r; shear and
 // compression give none.
