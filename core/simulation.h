@@ -90,7 +90,7 @@ class Simulation {
   void computeForceMobility();
   double fastestSpring(int* which = nullptr) const;  // rad/s; which: that force's index
   // Records a step taken at the ceiling whose substeps went past their bound by the factor over.
-  void noteShortfall(double over, int body, int row, int spring, double perSubstep, double bound, int n);
+  void noteShortfall(double over, int body, int row, int spring, double perSubstep, double bound, int n, bool whip = false);
   void packState();         // m_ctx.y = the state's bodies, packed (unless it already is)
 
   std::shared_ptr<const Model> m_model;
@@ -108,6 +108,7 @@ class Simulation {
   // else an upper bound), rad
   double m_stepTurn = 0.0;
   int m_stepTurnBody = -1, m_stepTurnRow = -1;  // whose turn m_stepTurn is: a body's, or a constraint's rows'
+  bool m_stepTurnWhip = false;  // the body's is the turn of its w (a light link's; see m_lightLink)
   SubstepShortfall m_shortfall;
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
@@ -119,6 +120,9 @@ class Simulation {
   // axis's turn always and its spin in part (held at points on its axis); none
   enum class TurnCounts : std::uint8_t { All, Shape, Axis, HeldAxis, None };
   std::vector<TurnCounts> m_turnCounts;
+  // per body: a light link, joined by a constraint to a moving body at least kLightLinkRatio times
+  // heavier; the turn of its angular velocity counts for the substeps too (see the constructor)
+  std::vector<std::uint8_t> m_lightLink;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end
   std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;
