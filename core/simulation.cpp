@@ -117,8 +117,8 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   // line at v / rho while the rod turns at only v / L. The rod's w then turns at v / rho: its
   // magnitude stays moderate (the substeps on h |w| stay few) but its direction swings through a
   // large angle within a step, and the step, which takes w as constant over it, loses energy at
-  // every whip (ten such scenes at 1 ms: 3 % of the motion's energy in a minute on average, 9 %
-  // at worst). So a body joined by a constraint to a moving body kLightLinkRatio times heavier
+  // every whip (ten such scenes at 1 ms, the string's c already at the end velocities: 3 % of the
+  // motion's energy in a minute on average, 9 % at worst). So a body joined by a constraint to a moving body kLightLinkRatio times heavier
   // counts the turn of its w over a substep too, |w' - w| / |w|, up to kLightLinkTurnPerSubstep
   // (the ten scenes: 0.4 % on average, 0.6 % at worst; with rk4, whose steps it divides alike,
   // 22 % and 70 % before, 0.1 % and 0.4 % after). Only while the body turns at all (h |w| above
@@ -135,6 +135,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
     if (kLightLinkRatio * a.mass < b.mass) m_lightLink[size_t(bl.b[0])] = 1;
     if (kLightLinkRatio * b.mass < a.mass) m_lightLink[size_t(bl.b[1])] = 1;
   }
+  m_anyLightLink = std::find(m_lightLink.begin(), m_lightLink.end(), 1) != m_lightLink.end();
 }
 
 // A spring of stiffness k between points of mobility mu_a, mu_b (the acceleration of a point per
@@ -592,7 +593,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
       counted = std::max(h * bm.invInertia((k + 1) % 3) * L.norm(), spin * (m_substepTurn / kHeldSpinPerSubstep));
     }
     bool whip = false;
-    if (m_lightLink[i] && (counts == TurnCounts::All || counts == TurnCounts::HeldAxis) && !m_contacts.touches(i)) {
+    if (m_anyLightLink && m_lightLink[i] && (counts == TurnCounts::All || counts == TurnCounts::HeldAxis) && !m_contacts.touches(i)) {
       // a light link's w turns (see the constructor): w at the substep's start is m_state's
       const Quat q(p[3], p[4], p[5], p[6]);
       const BodyState& start = m_state.bodies[i];

@@ -123,6 +123,7 @@ class Simulation {
   // per body: a light link, joined by a constraint to a moving body at least kLightLinkRatio times
   // heavier; the turn of its angular velocity counts for the substeps too (see the constructor)
   std::vector<std::uint8_t> m_lightLink;
+  bool m_anyLightLink = false;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end
   std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;
