@@ -1898,6 +1898,13 @@ int corpusSize() {
   return n;
 }
 
+bool isPassive(const core::Scene& scene) {
+  return scene.events.empty() && scene.paths.empty() &&
+         std::none_of(scene.forces.begin(), scene.forces.end(), [](const ForceDef& f) {
+           return f.kind == ForceKind::ConstantForce || f.kind == ForceKind::ConstantTorque;
+         });
+}
+
 CorpusScene makeScene(int id) {
   if (id < 0 || id >= corpusSize()) throw std::out_of_range("corpus: no scene " + std::to_string(id));
   int first = 0;
@@ -1918,10 +1925,7 @@ CorpusScene makeScene(int id) {
   Ctx ctx{out.scene, rng};
   cat->build(ctx);
   out.conservative = ctx.conservative && out.scene.events.empty() && out.scene.paths.empty();
-  out.passive = out.scene.events.empty() && out.scene.paths.empty() &&
-                std::none_of(out.scene.forces.begin(), out.scene.forces.end(), [](const ForceDef& f) {
-                  return f.kind == ForceKind::ConstantForce || f.kind == ForceKind::ConstantTorque;
-                });
+  out.passive = isPassive(out.scene);
   out.keepIn = ctx.keepIn;
   // the scene as a file holds it (the reader normalizes quaternions, for one): a dumped scene
   // then replays bitwise in tether-cli

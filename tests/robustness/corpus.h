@@ -76,5 +76,8 @@ struct Category {
 const std::vector<Category>& categories();
 int corpusSize();
 CorpusScene makeScene(int id);
+// Whether nothing drives the scene (no moving paths, no events, no constant forces or torques):
+// CorpusScene::passive.
+bool isPassive(const core::Scene& scene);
 
 }  // namespace tether::robustness

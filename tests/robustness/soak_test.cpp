@@ -49,10 +49,7 @@ CorpusScene asCorpusScene(const std::string& name, core::Scene scene) {
   CorpusScene cs;
   cs.category = "example";
   cs.note = name;
-  const bool driven = !scene.paths.empty() || !scene.events.empty() ||
-                      std::any_of(scene.forces.begin(), scene.forces.end(), [](const core::ForceDef& f) {
-                        return f.kind == core::ForceKind::ConstantForce || f.kind == core::ForceKind::ConstantTorque;
-                      });
+  const bool driven = !isPassive(scene);
   const bool damped = std::any_of(scene.forces.begin(), scene.forces.end(), [](const core::ForceDef& f) {
     return f.kind == core::ForceKind::Damping ||
            ((f.kind == core::ForceKind::Spring || f.kind == core::ForceKind::TorsionSpring) && f.damping > 0.0);
