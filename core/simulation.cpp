@@ -127,13 +127,19 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   // 1 000-link chain whips at its free end and keeps its energy to 0.04 % over its 2 s, and would
   // take 2-6 times the substeps.
   m_lightLink.assign(m.bodies.size(), 0);
+  m_heavyPartner.assign(m.bodies.size(), -1);
   for (const auto& c : m.constraints) {
     const BodyList bl = c->bodies();
     if (bl.n != 2 || bl.b[0] < 0 || bl.b[1] < 0) continue;
-    const BodyModel &a = m.bodies[size_t(bl.b[0])], &b = m.bodies[size_t(bl.b[1])];
-    if (a.fixed || b.fixed) continue;
-    if (kLightLinkRatio * a.mass < b.mass) m_lightLink[size_t(bl.b[0])] = 1;
-    if (kLightLinkRatio * b.mass < a.mass) m_lightLink[size_t(bl.b[1])] = 1;
+    for (int s = 0; s < 2; ++s) {
+      const int light = bl.b[s], heavy = bl.b[1 - s];
+      const BodyModel &l = m.bodies[size_t(light)], &h = m.bodies[size_t(heavy)];
+      if (l.fixed || h.fixed || !(kLightLinkRatio * l.mass < h.mass)) continue;
+      m_lightLink[size_t(light)] = 1;
+      int& partner = m_heavyPartner[size_t(light)];
+      if (stability::kJoinedMassRatio * l.mass < h.mass && (partner < 0 || m.bodies[size_t(partner)].mass < h.mass))
+        partner = heavy;
+    }
   }
   m_anyLightLink = std::find(m_lightLink.begin(), m_lightLink.end(), 1) != m_lightLink.end();
 }
@@ -648,6 +654,12 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     o << " could not all be met there: if a drive pushes the model where its joints cannot follow (a linkage past "
          "a dead point or beyond its reach), no step size helps: change the drive or the linkage";
   }
+  // a light body slaved to a much heavier one (stability::kJoinedMassRatio): no setting of the
+  // step's helps there as much as the model's own masses
+  if (const int heavy = m_heavyPartner[size_t(worst)]; heavy >= 0)
+    o << "; body \"" << m.bodyNames[size_t(worst)] << "\" is " << std::llround(m.bodies[size_t(heavy)].mass / m.bodies[size_t(worst)].mass)
+      << " times lighter than \"" << m.bodyNames[size_t(heavy)] << "\", which a constraint joins it to: beyond "
+      << std::llround(stability::kJoinedMassRatio) << " times, make the light body heavier (or the heavy one lighter) first";
   o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a "
     << "larger tau, softer springs or less damping on light bodies"
     << (m.settings.integrator == IntegratorKind::RK4 ? "" : ", or the rk4 integrator")

@@ -124,6 +124,9 @@ class Simulation {
   // heavier; the turn of its angular velocity counts for the substeps too (see the constructor)
   std::vector<std::uint8_t> m_lightLink;
   bool m_anyLightLink = false;
+  // per body: the heaviest moving body a constraint joins it to when that one is more than
+  // stability::kJoinedMassRatio times heavier (named when the light body runs away), else -1
+  std::vector<int> m_heavyPartner;
   std::vector<BodyKinematics> m_rateKin;     // scratch of velocityErrors
   // per velocity constraint: its error g at a step's start and end, and c + g at the end
   std::vector<Vec3> m_rateStart, m_rateEnd, m_turnEnd;

@@ -12,6 +12,7 @@
 
 #include "core/body.h"
 #include "core/collision.h"
+#include "core/constraint_type.h"
 #include "core/constraints/hinge.h"
 #include "core/constraints/point_to_nail.h"
 #include "core/constraints/point_to_path.h"
@@ -203,6 +204,7 @@ class Checker {
     checkEvents();
     checkDrives();
     checkHeldPoints();
+    checkJoinedMasses();
     return std::move(m_out);
   }
 
@@ -701,6 +703,67 @@ class Checker {
       }
     }
   }
+  // ---- mass ratios across a joint ------------------------------------------------------------
+
+  // A body joined by a constraint to a moving body more than kJoinedMassRatio times heavier: said
+  // once per light body, at its density, with its heaviest partner.
+  void checkJoinedMasses() {
+    struct Worst {
+      double ratio = 0.0;
+      int heavy = -1;
+      size_t constraint = 0;
+    };
+    std::vector<Worst> worst(m_s.bodies.size());
+    for (size_t k = 0; k < m_s.constraints.size(); ++k) {
+      const ConstraintDef& c = m_s.constraints[k];
+      std::vector<int> joined;
+      for (const ConstraintField& f : c.type().fields) {
+        std::string name;
+        if (f.isPoint()) {
+          const PointRef& r = f.point(c);
+          if (r.kind == PointRef::Kind::BodyPoint || r.kind == PointRef::Kind::BodyLocal) name = r.body;
+        } else if (f.kind == ConstraintField::Kind::Body) {
+          name = f.name(c);
+        }
+        const auto b = m_bodies.find(name);
+        if (b != m_bodies.end() && !m_s.bodies[size_t(b->second)].fixed) joined.push_back(b->second);
+      }
+      for (int light : joined)
+        for (int heavy : joined) {
+          const double ratio = mass(heavy) / mass(light);
+          if (ratio > stability::kJoinedMassRatio && ratio > worst[size_t(light)].ratio)
+            worst[size_t(light)] = {ratio, heavy, k};
+        }
+    }
+    for (size_t i = 0; i < worst.size(); ++i) {
+      const Worst& w = worst[i];
+      if (w.heavy < 0) continue;
+      const BodyDef& light = m_s.bodies[i];
+      const BodyDef& heavy = m_s.bodies[size_t(w.heavy)];
+      const double enough = roundUp(mass(w.heavy) / stability::kJoinedMassRatio);  // (as said: enough)
+      add("bodies[" + std::to_string(i) + "].density", StabilitySeverity::Warn,
+          "body \"" + light.name + "\" (" + massText(mass(int(i))) + ") is joined by constraint \"" +
+              m_s.constraints[w.constraint].name + "\" to \"" + heavy.name + "\" (" + massText(mass(w.heavy)) +
+              "), " + ratioText(w.ratio) + " times heavier: beyond " + num(stability::kJoinedMassRatio) +
+              " times across a joint the light body's motion follows the heavy one's at rates the step cannot follow, "
+              "and such models often blow up or lose energy; make \"" + light.name + "\" at least " +
+              massText(enough) + " (density " + lim(roundUp(light.density * enough / mass(int(i)))) + " kg/m^3 at its size) or \"" +
+              heavy.name + "\" lighter");
+    }
+  }
+  double mass(int body) const { return massProperties(m_s.bodies[size_t(body)]).mass; }
+  // v rounded up to the 3 significant digits lim() shows
+  static double roundUp(double v) {
+    const double unit = std::pow(10.0, std::floor(std::log10(v)) - 2.0);
+    return std::ceil(v / unit * (1.0 - 1e-12)) * unit;
+  }
+  static std::string ratioText(double r) {
+    char b[64];
+    std::snprintf(b, sizeof b, r < 1e9 ? "%.0f" : "%.3g", r);
+    return b;
+  }
+  static std::string massText(double kg) { return kg < 1.0 ? lim(1000.0 * kg) + " g" : lim(kg) + " kg"; }
+
   // A hinge on a fixed body whose axis u stands along a plane's normal n keeps the held body
   // turning about u only: the hinge aligns the body's axis a (its coordinates) with u, so each of
   // its points x stays at the height (x - p) . a s over the hinge point p (s = n . u = +-1), in any

@@ -192,6 +192,7 @@ void Inspector::showStabilityWarnings() {
     case Selection::Kind::Constraint: indexIn(s.constraints, "constraints"); break;
     case Selection::Kind::Force: indexIn(s.forces, "forces"); break;
     case Selection::Kind::Nail: indexIn(s.nails, "nails"); break;
+    case Selection::Kind::Body: indexIn(s.bodies, "bodies"); break;
     default: break;
   }
   QStringList lines;

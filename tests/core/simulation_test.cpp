@@ -371,6 +371,38 @@ TEST(Simulation, DivergenceKeepsTheLastGoodState) {
   EXPECT_EQ(a.memory.lastForce, b.memory.lastForce);
 }
 
+// A light body that runs away while joined to one more than stability::kJoinedMassRatio times
+// heavier: the message says so and what to change first (the masses), beside the step's settings.
+TEST(Simulation, ALightBodyRunningAwayNamesTheHeavyBodyItIsJoinedTo) {
+  Scene s;
+  s.settings.dt = 0.01;
+  s.settings.integrator = IntegratorKind::SemiImplicitEuler;
+  s.settings.maxSubsteps = 1;  // (substeps would resolve the spring)
+  s.nails.push_back({"top", Vec3(0, 0, 0.2)});
+  s.nails.push_back({"anchor", Vec3(0.21, 0.1, 0)});
+  s.bodies.push_back(test::sphere("heavy", Vec3::Zero(), 0.2));      // 33.5 kg
+  s.bodies.push_back(test::sphere("ball", Vec3(0.21, 0, 0), 0.01));  // 4.19 g: 8 000 times lighter
+  s.constraints.push_back(test::pointToNail("pin", pt("heavy", "top"), "top"));
+  s.constraints.push_back(test::pointToPoint("hold", pt("heavy", "right"), pt("ball", "left")));
+  // the ball turns about the joint under the spring: m_eff = 1.4 m, h omega = 0.01 sqrt(300 /
+  // 5.9 g) = 2.3 > 2, Euler's limit
+  s.forces.push_back(test::springToNail("spring", "anchor", pt("ball", "center"), 300.0));
+  auto sim = test::simulate(s);
+  const AdvanceResult r = sim->advanceTo(10.0);
+  ASSERT_FALSE(r.ok);
+  for (const char* part : {"diverged", "body \"ball\" ", "body \"ball\" is 8000 times lighter than \"heavy\", which a constraint joins it to",
+                           "make the light body heavier"})
+    EXPECT_NE(r.message.find(part), std::string::npos) << part << "\n" << r.message;
+  // not said where the masses are alike (the spring as fast on a ball 1 000 times heavier)
+  s.bodies[1].density = 1e6;  // 4.19 kg
+  s.forces[0].stiffness = 3e5;
+  auto alike = test::simulate(s);
+  const AdvanceResult again = alike->advanceTo(10.0);
+  ASSERT_FALSE(again.ok);
+  EXPECT_NE(again.message.find("body \"ball\" "), std::string::npos) << again.message;
+  EXPECT_EQ(again.message.find("lighter than"), std::string::npos) << again.message;
+}
+
 // The external forces and torques on every body of a state.
 void externalForces(const Model& m, const State& st, std::vector<Vec3>& F, std::vector<Vec3>& T) {
   std::vector<BodyKinematics> kin;

@@ -731,6 +731,39 @@ TEST(Stability, ACrankDrivenFasterThanItsTauLetsItCatchUpIsSaid) {
   }
 }
 
+// A light body joined to one more than kJoinedMassRatio times heavier: said at the light body's
+// density, with both masses and the mass that would do; the density it names ends the warning.
+TEST(Stability, ABodyJoinedToOneAThousandTimesHeavierIsSaid) {
+  auto scene = [](double ratio) {
+    Scene s;
+    s.nails.push_back({"nail", Vec3(0, 0, 2)});
+    s.bodies.push_back(test::rod("link", Vec3(0, 0, 2), Vec3(0.3, 0, 2), 0.002));  // 3.77 g
+    const double link = 1000.0 * M_PI * 0.002 * 0.002 * 0.3;
+    BodyDef weight = test::sphere("weight", Vec3(0.4, 0, 2), 0.1);
+    weight.density = ratio * link / (4.0 / 3.0 * M_PI * 1e-3);
+    s.bodies.push_back(weight);
+    s.constraints.push_back(test::pointToNail("pin", pt("link", "end1"), "nail"));
+    s.constraints.push_back(test::pointToPoint("hold", pt("link", "end2"), pt("weight", "left")));
+    return s;
+  };
+  EXPECT_FALSE(severityAt(scene(900.0), "bodies[0].density"));
+  Scene s = scene(1500.0);
+  const auto ws = stabilityWarnings(s);
+  ASSERT_EQ(ws.size(), 1u);
+  const StabilityWarning& w = ws[0];
+  EXPECT_EQ(w.place, "bodies[0].density");
+  EXPECT_EQ(w.severity, StabilitySeverity::Warn);
+  for (const char* part : {"body \"link\" (3.77 g) is joined by constraint \"hold\" to \"weight\" (5.65 kg), 1500 times",
+                           "beyond 1000 times", "make \"link\" at least 5.66 g (density 1.51e+03 kg/m^3"})
+    EXPECT_NE(w.message.find(part), std::string::npos) << part << "\n" << w.message;
+  s.bodies[0].density = 1510.0;  // (the density said)
+  EXPECT_TRUE(stabilityWarnings(s).empty());
+  // a fixed body is no partner: its mass does not move
+  Scene fixedWeight = scene(1e6);
+  fixedWeight.bodies[1].fixed = true;
+  EXPECT_TRUE(stabilityWarnings(fixedWeight).empty());
+}
+
 TEST(Stability, TheBundledExamplesHaveNoWarnings) {
   for (const auto& f : std::filesystem::directory_iterator(TETHER_EXAMPLES_DIR)) {
     if (f.path().extension() != ".json") continue;

@@ -812,6 +812,50 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A body made more than 1 000 times lighter than one it is joined to: the edit lands and is
+  // said, in the status bar and under the body's fields while it is inspected
+  // (core/stability.cpp, checkJoinedMasses).
+  void aLightBodyJoinedToAHeavyOneIsSaid() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    core::Scene s;
+    s.nails.push_back({"pin", core::Vec3(0, 0, 2)});
+    core::BodyDef link;
+    link.name = "link";
+    link.length = 0.3;
+    link.radius = 0.002;
+    link.position = core::Vec3(0.15, 0, 2);
+    link.orientation = core::Quat(Eigen::AngleAxisd(M_PI / 2, core::Vec3::UnitY()));  // along x
+    s.bodies.push_back(link);  // 3.77 g
+    core::BodyDef weight;
+    weight.name = "weight";
+    weight.shape = core::Shape::Sphere;
+    weight.radius = 0.1;
+    weight.position = core::Vec3(0.4, 0, 2);
+    s.bodies.push_back(weight);  // 4.19 kg: 1 111 times the link
+    s.constraints.push_back({.name = "hang", .params = core::PointToNailDef{.point = {.body = "link", .point = "end1"}, .nail = "pin"}});
+    s.constraints.push_back({.name = "hold", .params = core::PointToPointDef{.a = {.body = "link", .point = "end2"}, .b = {.body = "weight", .point = "left"}}});
+    s.bodies[1].density = 500.0;  // 556 times: within the bound
+    QTemporaryDir dir;
+    const QString path = dir.filePath("light.json");
+    core::saveScene(s, path.toStdString());
+    QVERIFY(w.openFile(path));
+    QVERIFY(!w.findChild<QMessageBox*>("stabilityBox"));
+    w.select({ui::Selection::Kind::Body, "weight"});
+    QVERIFY(typeInto(w, "Density", "1000"));
+    QCOMPARE(w.document().scene().bodies[1].density, 1000.0);
+    QVERIFY2(w.statusBar()->currentMessage().contains(
+                 "Warning: bodies[0].density: body \"link\" (3.77 g) is joined by constraint \"hold\" to \"weight\" (4.19 kg)"),
+             qPrintable(w.statusBar()->currentMessage()));
+    w.select({ui::Selection::Kind::Body, "link"});
+    auto* warning = w.inspector()->findChild<QLabel*>("stabilityWarnings");
+    QVERIFY(warning);
+    QTRY_VERIFY(warning->isVisible() && warning->text().contains("make \"link\" at least 4.19 g"));
+    QVERIFY(typeInto(w, "Density", "1200"));
+    QTRY_VERIFY(!warning->isVisible());
+    w.document().undoStack()->setClean();
+  }
+
   // A motion faster than max_substeps lets the step follow is said in the status bar, once, with
   // the fix (core::SubstepShortfall): a rod pinned at its end, whirled at 300 rad/s, at most 4
   // substeps (0.075 rad per substep against 0.02).

@@ -59,6 +59,7 @@
 #include "core/forces.h"
 #include "core/model.h"
 #include "core/simulation.h"
+#include "core/stability.h"
 
 #include <cerrno>
 #include <csignal>
@@ -105,6 +106,7 @@ RunResult resultHeader(const CorpusScene& cs, const RunConfig& config, double se
   out.seconds = seconds;
   out.contacts = cs.scene.settings.contacts;
   out.passive = cs.passive;
+  out.warned = !core::stabilityWarnings(sceneForConfig(cs, config, seconds)).empty();
   return out;
 }
 }  // namespace
@@ -416,7 +418,7 @@ std::string toRecord(const RunResult& r) {
     << '\t' << r.omegaAt << '\t' << clean(r.omegaBody) << '\t' << r.heldDrift << '\t' << clean(r.heldDriftConstraint)
     << '\t' << clean(r.message) << '\t' << r.contacts << '\t' << r.passive << '\t' << r.energyGain << '\t'
     << r.energyGainAt << '\t' << r.depthMax << '\t' << r.restDepth << '\t' << r.restDepthAt << '\t'
-    << clean(r.escaped);
+    << clean(r.escaped) << '\t' << r.warned;
   return o.str();
 }
 
@@ -432,7 +434,7 @@ bool fromRecord(const std::string& line, RunResult& r) {
     }
   }
   f.push_back(cur);
-  if (f.size() != 37) return false;
+  if (f.size() != 38) return false;
   try {
     size_t i = 0;
     r.id = std::stoi(f[i++]);
@@ -475,6 +477,7 @@ bool fromRecord(const std::string& line, RunResult& r) {
     r.restDepthAt = std::stod(f[i++]);
     r.escaped = f[i++];
     if (r.escaped == "-") r.escaped.clear();
+    r.warned = f[i++] == "1";
   } catch (...) {
     return false;
   }
@@ -506,8 +509,8 @@ std::string describe(const RunResult& r) {
 std::string describeFailures(const RunResult& r, const Bounds& b) {
   std::ostringstream o;
   char buf[512];
-  std::snprintf(buf, sizeof buf, "scene %d (%s, seed 0x%016" PRIx64 ", config %s)", r.id, r.category.c_str(), r.seed,
-                r.config.c_str());
+  std::snprintf(buf, sizeof buf, "scene %d (%s, seed 0x%016" PRIx64 ", config %s%s)", r.id, r.category.c_str(), r.seed,
+                r.config.c_str(), r.warned ? ", warned by tether-cli check" : "");
   const std::string who = buf;
   if (r.diverged) o << who << ": DIVERGED at t = " << r.endTime << " s: " << r.message << "\n";
   if (r.timedOut) o << who << ": STALLED: " << r.message << "\n";
@@ -564,7 +567,7 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
   struct Agg {
     std::set<int> scenes, conservative;
     int runs = 0;
-    std::map<std::string, int> fail, diverged, timedOut, energy, drift, opened;
+    std::map<std::string, int> fail, diverged, timedOut, energy, drift, opened, failWarned;
     double worstEnergy = 0.0;  // undamped scenes, any configuration
     int worstEnergyId = -1;
     std::string worstEnergyCfg;
@@ -582,6 +585,7 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
       ++a->runs;
       a->wall += r.wall;
       if (r.fails(b)) ++a->fail[r.config];
+      if (r.fails(b) && r.warned) ++a->failWarned[r.config];
       if (r.diverged) ++a->diverged[r.config];
       if (r.timedOut) ++a->timedOut[r.config];
       if (r.failsEnergy(b)) ++a->energy[r.config];
@@ -626,11 +630,14 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
 
   o << "\nper configuration (runs: failing = diverged, stalled, energy or drift; a run can fail several):\n\n";
   o << "| configuration | runs | failing | diverged | stalled | energy > " << b.energy * 100
-    << " % (undamped) | drift > bound | of which opened after it held | bound |\n"
-       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    << " % (undamped) | drift > bound | of which opened after it held | bound | failing, warned before the run |\n"
+       "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& cfg : configs) {
-    int runs = 0;
-    for (const RunResult& r : results) runs += r.config == cfg.name;
+    int runs = 0, warnedRuns = 0;
+    for (const RunResult& r : results) {
+      runs += r.config == cfg.name;
+      warnedRuns += r.config == cfg.name && r.warned;
+    }
     if (!runs) continue;
     auto get = [&](const std::map<std::string, int>& m) {
       const auto it = m.find(cfg.name);
@@ -638,7 +645,8 @@ std::string summaryTable(const std::vector<RunResult>& results, const Bounds& b)
     };
     o << "| " << cfg.name << " | " << runs << " | " << get(total.fail) << " | " << get(total.diverged) << " | "
       << get(total.timedOut) << " | " << get(total.energy) << " | " << get(total.drift) << " | " << get(total.opened)
-      << " | " << sci(cfg.projection ? b.driftProjected : b.driftUnprojected) << " m |\n";
+      << " | " << sci(cfg.projection ? b.driftProjected : b.driftUnprojected) << " m | " << get(total.failWarned)
+      << " of " << warnedRuns << " warned |\n";
   }
 
   // the distribution of drift without projection (non-diverged runs)

@@ -85,6 +85,10 @@ struct RunResult {
   std::string escaped;         // a body that ended below a ground plane or outside the scene's
                                // keepIn box (tunnelled, thrown out): "" if none
 
+  // the guard rails (core::stabilityWarnings, what `tether-cli check` and the loader say) warned
+  // about the scene with the configuration's settings: reported (the summary's "warned" column,
+  // failing runs of scenes a user was told about), no criterion of its own
+  bool warned = false;
   // criteria
   bool failsDivergence() const { return diverged; }
   bool failsEnergy(const Bounds& b) const { return conservative && tAssembled >= 0.0 && energyDev > b.energy; }
