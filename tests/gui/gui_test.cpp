@@ -851,6 +851,8 @@ class GuiTest : public QObject {
     auto* warning = w.inspector()->findChild<QLabel*>("stabilityWarnings");
     QVERIFY(warning);
     QTRY_VERIFY(warning->isVisible() && warning->text().contains("make \"link\" at least 4.19 g"));
+    QTest::qWait(200);
+    w.grab().save(QDir::currentPath() + "/gui_light_body.png");  // (to look at: the warning under the fields)
     QVERIFY(typeInto(w, "Density", "1200"));
     QTRY_VERIFY(!warning->isVisible());
     w.document().undoStack()->setClean();
