@@ -346,7 +346,7 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
 // oscillated by 3.9 %; a heavy top spinning at 245 rad/s lost 64 % in a minute at 0.5 ms and
 // blew up at 1 ms). So each step is taken in n = 1, 2, 4, ... (at most settings.maxSubsteps)
 // equal substeps such that no body turns more than m_substepTurn per substep (0.02 rad for the
-// first-order steps: energy within ~1 %; 0.1 rad for RK4, whose error is fourth order), and no
+// first-order steps: energy within ~1 %; 0.05 rad for RK4, whose error is fourth order), and no
 // spring's phase advances more than m_springPhase (fastestSpring; 0.01 rad for the first-order
 // steps, derived at kSubstepSpringPhaseEuler; the mouse spring is not counted). A
 // step that would leave a body turning faster is taken again from its start in twice as many

@@ -79,10 +79,16 @@ inline constexpr double kStepsPerPeriod = 10.0;
 inline constexpr double kDampingPerStep = 1.0;
 // The fixed-step integrators split a step into substeps that turn no body by more than this
 // (rad; Simulation::stepSubdivided): first-order steps (Euler, sequential impulses) for accuracy,
-// RK4 for the linearization alone; with RK4 no spring's phase advances more than its turn
-// either (kSubstepSpringPhaseEuler for the first-order steps).
+// RK4 for the linearization and its fourth-order error; with RK4 no spring's phase advances more
+// than its turn either (kSubstepSpringPhaseEuler for the first-order steps). RK4 at 0.1 rad lost
+// energy where a thin body spun at ~100 rad/s without substeps (h w 0.09 at 1 ms): a thin box on a
+// string pendulum 8.4 % in a minute (corpus #254), with its projection taking what the step's
+// fourth-order error carried off the constraints (without projection 1.2 %, at dt / 2 0.35 %); a
+// rod whipping a ball on a distance 3.9 % (#264), a stiff two-body pendulum with torsion springs
+// 1.1 % (#311). At 0.05: 0.14 %, 0.35 %, 0.23 %; the corpus's 375 runs took 13 % more wall time
+// (645 -> 728 s, session 46).
 inline constexpr double kSubstepTurnEuler = 0.02;
-inline constexpr double kSubstepTurnRK4 = 0.1;
+inline constexpr double kSubstepTurnRK4 = 0.05;
 // A spring's phase per substep for the first-order steps: half their turn. Semi-implicit Euler
 // on an oscillator (v' = v - h w^2 x, x' = x + h v') keeps H~ = (v^2 + w^2 x^2) / 2 - (h w^2 / 2) x v
 // exactly; the true energy swings about it by +-(h w / 2) of the oscillation's energy (x v peaks
