@@ -118,12 +118,12 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   // magnitude stays moderate (the substeps on h |w| stay few) but its direction swings through a
   // large angle within a step, and the step, which takes w as constant over it, loses energy at
   // every whip (ten such scenes at 1 ms, the string's c already at the end velocities: 3 % of the
-  // motion's energy in a minute on average, 9 % at worst). So a body joined by a constraint to a moving body kLightLinkRatio times heavier
-  // counts the turn of its w over a substep too, |w' - w| / |w|, up to kLightLinkTurnPerSubstep
-  // (the ten scenes: 0.4 % on average, 0.6 % at worst; with rk4, whose steps it divides alike,
-  // 22 % and 70 % before, 0.1 % and 0.4 % after). Only while the body turns at all (h |w| above
-  // a tenth of m_substepTurn: near rest the direction of w means nothing) and touches nothing (a
-  // contact's impulse turns w at once). Links of like masses are not counted: the benchmark's
+  // motion's energy in a minute on average, 9 % at worst). So a body joined by a constraint to a
+  // moving body kLightLinkRatio times heavier counts the turn of its w over a substep too,
+  // |w' - w| / |w|, up to kLightLinkTurnPerSubstep (the ten scenes: 0.4 % on average, 0.6 % at
+  // worst; with rk4, whose steps it divides alike, 22 % and 70 % before, 0.1 % and 0.4 % after).
+  // Only while the body turns at all (h |w| above a tenth of m_substepTurn: near rest the
+  // direction of w means nothing) and touches nothing (a contact's impulse turns w at once). Links of like masses are not counted: the benchmark's
   // 1 000-link chain whips at its free end and keeps its energy to 0.04 % over its 2 s, and would
   // take 2-6 times the substeps.
   m_lightLink.assign(m.bodies.size(), 0);

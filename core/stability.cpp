@@ -152,6 +152,12 @@ std::string lim(double v) {  // a computed limit or fix
   std::snprintf(b, sizeof b, "%.3g", v);
   return b;
 }
+// v > 0 at the 3 significant digits lim() shows, rounded the safe way for a fix (a tau printed as
+// 0.0239 for 0.02387 would be warned of again): down for an upper bound, up for a lower one (the
+// nudge keeps a v that is already at 3 digits, 4.19, from going up to 4.2)
+double digitsOf(double v) { return std::pow(10.0, 2 - std::floor(std::log10(v))); }
+double roundDown3(double v) { return std::floor(v * digitsOf(v)) / digitsOf(v); }
+double roundUp3(double v) { return std::ceil(v * digitsOf(v) * (1.0 - 1e-12)) / digitsOf(v); }
 
 // The integrator that actually steps: sequential impulses always step with semi-implicit Euler.
 IntegratorKind stepper(const Settings& s) {
@@ -599,10 +605,9 @@ class Checker {
       const std::string place = baumgarte ? "settings.baumgarte_beta" : "constraints[" + std::to_string(i) + "].tau";
       const std::string what = "constraint \"" + c.name + "\" drives \"" + d->point.body + "\" round the circle path \"" +
                                path->name + "\" at " + lim(w) + " rad/s";
-      // the fix rounded the safe way (a tau printed as 0.0239 for 0.02387 would be warned of again)
-      const double digits = std::pow(10.0, 2 - std::floor(std::log10(0.5 / w)));
+      // the fix rounded the safe way (roundDown3)
       const std::string fix = baumgarte ? "use a beta of at least " + lim(std::ceil(2.0 * w * 100.0) / 100.0) + " 1/s"
-                                        : "use a tau of at most " + lim(std::floor(0.5 / w * digits) / digits) + " s";
+                                        : "use a tau of at most " + lim(roundDown3(0.5 / w)) + " s";
       if (w >= k) {
         const double wt = w / k, lag = 2.0 * std::atan((wt * wt - 1.0) / (2.0 * wt));
         add(place, StabilitySeverity::Warn,
@@ -740,23 +745,18 @@ class Checker {
       if (w.heavy < 0) continue;
       const BodyDef& light = m_s.bodies[i];
       const BodyDef& heavy = m_s.bodies[size_t(w.heavy)];
-      const double enough = roundUp(mass(w.heavy) / stability::kJoinedMassRatio);  // (as said: enough)
+      const double enough = roundUp3(mass(w.heavy) / stability::kJoinedMassRatio);  // (as said: enough)
       add("bodies[" + std::to_string(i) + "].density", StabilitySeverity::Warn,
           "body \"" + light.name + "\" (" + massText(mass(int(i))) + ") is joined by constraint \"" +
               m_s.constraints[w.constraint].name + "\" to \"" + heavy.name + "\" (" + massText(mass(w.heavy)) +
               "), " + ratioText(w.ratio) + " times heavier: beyond " + num(stability::kJoinedMassRatio) +
               " times across a joint the light body's motion follows the heavy one's at rates the step cannot follow, "
               "and such models often blow up or lose energy; make \"" + light.name + "\" at least " +
-              massText(enough) + " (density " + lim(roundUp(light.density * enough / mass(int(i)))) + " kg/m^3 at its size) or \"" +
+              massText(enough) + " (density " + lim(roundUp3(light.density * enough / mass(int(i)))) + " kg/m^3 at its size) or \"" +
               heavy.name + "\" lighter");
     }
   }
   double mass(int body) const { return massProperties(m_s.bodies[size_t(body)]).mass; }
-  // v rounded up to the 3 significant digits lim() shows
-  static double roundUp(double v) {
-    const double unit = std::pow(10.0, std::floor(std::log10(v)) - 2.0);
-    return std::ceil(v / unit * (1.0 - 1e-12)) * unit;
-  }
   static std::string ratioText(double r) {
     char b[64];
     std::snprintf(b, sizeof b, r < 1e9 ? "%.0f" : "%.3g", r);
