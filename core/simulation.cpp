@@ -123,9 +123,9 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
   // |w' - w| / |w|, up to kLightLinkTurnPerSubstep (the ten scenes: 0.4 % on average, 0.6 % at
   // worst; with rk4, whose steps it divides alike, 22 % and 70 % before, 0.1 % and 0.4 % after).
   // Only while the body turns at all (h |w| above a tenth of m_substepTurn: near rest the
-  // direction of w means nothing) and touches nothing (a contact's impulse turns w at once). Links of like masses are not counted: the benchmark's
-  // 1 000-link chain whips at its free end and keeps its energy to 0.04 % over its 2 s, and would
-  // take 2-6 times the substeps.
+  // direction of w means nothing) and touches nothing (a contact's impulse turns w at once).
+  // Links of like masses are not counted: the benchmark's 1 000-link chain whips at its free end
+  // and keeps its energy to 0.04 % over its 2 s, and would take 2-6 times the substeps.
   m_lightLink.assign(m.bodies.size(), 0);
   m_heavyPartner.assign(m.bodies.size(), -1);
   for (const auto& c : m.constraints) {
