@@ -196,6 +196,11 @@ struct Finding {
 };
 
 class Checker {
+  struct Held {  // a point of a body (heldPoint)
+    const BodyDef* body;
+    Vec3 local;  // the held point in the body's coordinates
+  };
+
  public:
   explicit Checker(const Scene& s) : m_s(s), m_st(s.settings), m_int(stepper(s.settings)), m_h(s.settings.dt) {
     for (size_t i = 0; i < s.bodies.size(); ++i) m_bodies.emplace(s.bodies[i].name, int(i));
@@ -209,6 +214,7 @@ class Checker {
         add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
     checkEvents();
     checkDrives();
+    checkReach();
     checkHeldPoints();
     checkJoinedMasses();
     return std::move(m_out);
@@ -626,6 +632,148 @@ class Checker {
     }
   }
 
+  // ---- a drive past the reach of the chain that holds it ----------------------------------
+  // A point driven along a path (point-to-path) on the last body of a serial chain hung from a
+  // nail: body k of the chain is held at two points, towards the nail and towards the drive, l_k
+  // apart (the last body: its joint and the driven point). Whatever the links' turns, the vector
+  // from the nail to the driven point is a sum of vectors of lengths l_k, so its length d lies in
+  //   [max(0, l_max - (sum l - l_max)), sum l]
+  // (the polygon inequality: one side is no longer than the others together), and every d in
+  // that interval is reached (the links close any polygon whose longest side is at most the sum
+  // of the others). Where the path takes its point outside, no pose of the chain meets every
+  // constraint: tau's law pulls the joints apart and the solve, asked for the impossible, spins
+  // the links up (corpus #270 as first generated: a 2-rod bar of 0.313 and 0.249 m from a nail,
+  // driven round a circle that passes 0.029 m from it, blew up 0.33 s into the run with rk4 and
+  // at 2.5 s with euler, and nothing said why). The chain counts only point-to-nail and
+  // point-to-point joints of bodies with no other constraint, none of them touched by an event;
+  // the path is followed over one turn of a circle, or the scene's duration for lines and
+  // splines, at its fastest speed (a `set speed` event's).
+  void checkReach() {
+    if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
+                     [](const ConstraintDef& c) { return c.params.get<PointToPathDef>() != nullptr; }))
+      return;
+    // each body's constraints (constraintUses, indexed: a chain is walked in time linear in its length)
+    std::unordered_map<std::string, std::vector<size_t>> uses;
+    for (size_t j = 0; j < m_s.constraints.size(); ++j) {
+      const ConstraintDef& c = m_s.constraints[j];
+      for (const ConstraintField& f : c.type().fields) {
+        const std::string* body = nullptr;
+        if (f.isPoint() && (f.point(c).kind == PointRef::Kind::BodyPoint || f.point(c).kind == PointRef::Kind::BodyLocal))
+          body = &f.point(c).body;
+        else if (f.kind == ConstraintField::Kind::Body)
+          body = &f.name(c);
+        if (!body) continue;
+        std::vector<size_t>& list = uses[*body];
+        if (list.empty() || list.back() != j) list.push_back(j);
+      }
+    }
+    for (size_t i = 0; i < m_s.constraints.size(); ++i) {
+      const ConstraintDef& drive = m_s.constraints[i];
+      const auto* d = drive.params.get<PointToPathDef>();
+      if (!d || !drive.enabled) continue;
+      const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
+      const std::optional<Held> end = heldPoint(d->point, true);
+      if (path == m_s.paths.end() || !end || end->body->fixed) continue;
+      const std::optional<Chain> chain = chainToNail(i, *end, uses);
+      if (!chain) continue;
+      double sum = 0.0, longest = 0.0;
+      for (double l : chain->lengths) {
+        sum += l;
+        longest = std::max(longest, l);
+      }
+      const double lo = std::max(0.0, 2.0 * longest - sum), hi = sum, slack = 1e-9 * std::max(1.0, sum);
+      // the path's point over its run: one turn of a circle, the duration otherwise (at the
+      // fastest clock any `set speed` event gives it)
+      double speed = 1.0;
+      for (const EventDef& e : m_s.events)
+        if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
+          speed = std::max(speed, e.value[0]);
+      const double span = path->kind == PathKind::Circle ? std::abs(path->period) : speed * m_st.duration;
+      const Path sampler(*path);
+      constexpr int kSamples = 4000;
+      double worstOut = 0.0, worstD = 0.0, worstT = 0.0;
+      for (int k = 0; k <= kSamples; ++k) {
+        const double t = span * k / kSamples;
+        const double dist = (sampler.sample(t).x - chain->nail->position).norm();
+        const double out = std::max(lo - dist, dist - hi);
+        if (out > slack && out > worstOut) {
+          worstOut = out;
+          worstD = dist;
+          worstT = t;
+        }
+      }
+      if (worstOut == 0.0) continue;
+      std::string links;  // (a long chain by its ends)
+      const size_t nb = chain->bodies.size();
+      for (size_t k = 0; k < nb; ++k) {
+        if (nb > 6 && k == 3) {
+          links += " -> ... (" + std::to_string(nb - 5) + " more)";
+          k = nb - 3;
+        }
+        links += " -> \"" + chain->bodies[k] + "\"";
+      }
+      const bool plainClock = speed == 1.0;
+      add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
+          "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
+              "\" to " + lim(worstD) + " m from nail \"" + chain->nail->name + "\"" +
+              (plainClock ? " (at t = " + lim(worstT) + " s)" : "") + ", but the chain that holds it, \"" +
+              chain->nail->name + "\"" + links + ", reaches only " + lim(lo) + " to " + lim(hi) +
+              " m from the nail: no pose of its links meets the drive there, so a joint is torn open and the model "
+              "can blow up; move the path or the nail, or change the links' lengths");
+    }
+  }
+  struct Chain {
+    const NailDef* nail = nullptr;
+    std::vector<std::string> bodies;  // from the nail's end to the driven one
+    std::vector<double> lengths;      // each body's span between its two held points
+  };
+  // The serial chain from the driven point `end` (held by constraint `drive`) back to a nail, if
+  // the point's body is the last of one.
+  std::optional<Chain> chainToNail(size_t drive, Held end,
+                                   const std::unordered_map<std::string, std::vector<size_t>>& uses) const {
+    static const std::vector<size_t> kNone;
+    std::set<std::string> touched;  // what events change
+    for (const EventDef& e : m_s.events)
+      if (!(e.action == EventAction::Set && e.param == "speed")) touched.insert(e.target);
+    Chain out;
+    std::set<size_t> used{drive};
+    for (size_t guard = 0; guard <= m_s.bodies.size(); ++guard) {
+      const BodyDef& body = *end.body;
+      if (body.fixed || touched.count(body.name)) return std::nullopt;
+      // the body's one other constraint: towards the nail
+      std::optional<size_t> next;
+      const auto on = uses.find(body.name);
+      for (size_t j : on == uses.end() ? kNone : on->second) {
+        if (used.count(j)) continue;
+        if (next || !m_s.constraints[j].enabled || touched.count(m_s.constraints[j].name)) return std::nullopt;
+        next = j;
+      }
+      if (!next) return std::nullopt;
+      used.insert(*next);
+      const ConstraintDef& c = m_s.constraints[*next];
+      out.bodies.push_back(body.name);
+      if (const auto* n = c.params.get<PointToNailDef>()) {
+        const std::optional<Held> at = heldPoint(n->point, true);
+        const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == n->nail; });
+        if (!at || at->body != &body || nail == m_s.nails.end()) return std::nullopt;
+        out.lengths.push_back((at->local - end.local).norm());
+        out.nail = &*nail;
+        std::reverse(out.bodies.begin(), out.bodies.end());
+        return out;
+      }
+      const auto* p = c.params.get<PointToPointDef>();
+      if (!p) return std::nullopt;
+      const std::optional<Held> a = heldPoint(p->a, true), b = heldPoint(p->b, true);
+      if (!a || !b || a->body == b->body) return std::nullopt;
+      const Held& here = a->body == &body ? *a : *b;
+      const Held& there = a->body == &body ? *b : *a;
+      if (here.body != &body) return std::nullopt;
+      out.lengths.push_back((here.local - end.local).norm());
+      end = there;
+    }
+    return std::nullopt;
+  }
+
   // ---- events that set a checked parameter -----------------------------------------------
 
   void checkEvents() {
@@ -668,10 +816,6 @@ class Checker {
   // body by a point of its surface, is not too near. A point of a fixed body that a moving body
   // is joined to (a point-to-point joint or a hinge: a door's post sunk in the floor) holds that
   // body in place the same way, and is said the same way.
-  struct Held {
-    const BodyDef* body;
-    Vec3 local;  // the held point in the body's coordinates
-  };
   void checkHeldPoints() {
     if (!m_st.contacts) return;
     for (size_t i = 0; i < m_s.nails.size(); ++i) {

@@ -390,6 +390,8 @@ struct SerialSpec {
   double wander = 1.0;          // random part of the walk direction
   bool alignLinks = true;       // link's points along the walk direction (else random rotation)
   Vec3 nailPos = Vec3(0, 0, 2);
+  // rods held at their two ends, whatever linkPoints drew (its draws are made all the same)
+  bool wholeRods = false;
 };
 
 Serial buildSerial(Ctx& c, const SerialSpec& spec) {
@@ -402,6 +404,7 @@ Serial buildSerial(Ctx& c, const SerialSpec& spec) {
     BodyDef b = spec.makeLink(i);
     b.name = c.unique(core::toString(b.shape));
     auto pts = linkPoints(r, b);
+    if (spec.wholeRods && b.shape == Shape::Rod) pts = {bodyPoint(b.name, "end1"), bodyPoint(b.name, "end2")};
     const Vec3 la = localOf(b, pts.first), lb = localOf(b, pts.second);
     Quat q;
     if (spec.alignLinks && (lb - la).norm() > 1e-9) {
@@ -941,12 +944,17 @@ void pathDriven(Ctx& c) {
     case PathKind::Spline: p0 = path.keyframes[0].position; break;
   }
   if (variant == 3) {
-    // three-link bar: a chain from a nail to the moving circle point, slack enough to reach it
+    // three-link bar: a chain from a nail to the moving circle point, slack enough to reach it.
+    // Whole rods: n equal links reach from 0 to n l from the nail (the polygon inequality), and
+    // n l exceeds the circle's farthest point. Held at interior points, a 2-rod bar reached only
+    // from |l1 - l2| on, and #270 as first generated (links 0.313 and 0.249 m) was driven past
+    // 0.029 m from its nail: infeasible, not a model (tether-cli check says so now)
     const Vec3 nailPos = path.center + r.unitVector() * r.uniform(0.0, 0.5);
     const double reach = (nailPos - path.center).norm() + path.radius;
     SerialSpec spec;
     spec.n = r.integer(2, 4);
     spec.nailPos = nailPos;
+    spec.wholeRods = true;
     const double link = 1.4 * reach / spec.n + r.uniform(0.05, 0.3);
     spec.makeLink = [&](int) { return rodDef(link, link * r.logUniform(1.0 / 300.0, 0.2), randomDensity(r)); };
     Serial s = buildSerial(c, spec);
