@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -632,28 +633,42 @@ class Checker {
     }
   }
 
-  // ---- a drive past the reach of the chain that holds it ----------------------------------
-  // A point driven along a path (point-to-path) on the last body of a serial chain hung from a
-  // nail: body k of the chain is held at two points, towards the nail and towards the drive, l_k
-  // apart (the last body: its joint and the driven point). Whatever the links' turns, the vector
-  // from the nail to the driven point is a sum of vectors of lengths l_k, so its length d lies in
+  // ---- a drive past the reach of a chain that holds it ------------------------------------
+  // A point driven along a path (point-to-path) whose body hangs from an anchor (a nail, or a
+  // point of a fixed body) by a chain of bodies joined at points (point-to-point joints, hinges):
+  // body k of the chain is held at two points l_k apart (the driven body: the driven point and
+  // its joint towards the anchor). Whatever the links' turns, the vector from the anchor to the
+  // driven point is a sum of vectors of lengths l_k, so its length d lies in
   //   [max(0, l_max - (sum l - l_max)), sum l]
   // (the polygon inequality: one side is no longer than the others together), and every d in
   // that interval is reached (the links close any polygon whose longest side is at most the sum
-  // of the others). Where the path takes its point outside, no pose of the chain meets every
-  // constraint: tau's law pulls the joints apart and the solve, asked for the impossible, spins
-  // the links up (corpus #270 as first generated: a 2-rod bar of 0.313 and 0.249 m from a nail,
-  // driven round a circle that passes 0.029 m from it, blew up 0.33 s into the run with rk4 and
-  // at 2.5 s with euler, and nothing said why). The chain counts only point-to-nail and
-  // point-to-point joints of bodies with no other constraint, none of them touched by an event;
-  // the path is followed over one turn of a circle, or the scene's duration for lines and
-  // splines, at its fastest speed (a `set speed` event's).
+  // of the others). Other constraints on the bodies only take freedoms away, so each chain from
+  // the driven point to an anchor bounds d on its own. Where the path takes its point outside,
+  // no pose of the links meets every constraint: tau's law pulls the joints apart and the solve,
+  // asked for the impossible, spins the links up (corpus #270 as first generated: a 2-rod bar of
+  // 0.313 and 0.249 m from a nail, driven round a circle that passes 0.029 m from it, blew up
+  // 0.33 s into the run with rk4 and at 2.5 s with euler, and nothing said why). The path's point
+  // is followed on its clock (its `set speed` events) while the drive is on (its enable, disable
+  // and remove events): a line or a spline over the scene's duration, a circle up to one turn
+  // after its last change of speed (it repeats); chains through a body or joint that events create, remove or switch
+  // are left out. Said: the first time the point leaves the reach, and how far it goes.
+  struct Anchor {
+    Vec3 at;           // world
+    std::string name;  // in words: nail "n", fixed body "b"
+    std::string from;  // the nail, that point of "b"
+  };
+  struct Chain {
+    Anchor anchor;
+    std::vector<std::string> bodies;  // from the driven body to the anchor's
+    std::vector<double> lengths;      // each body's span between its two held points
+  };
+  using Uses = std::unordered_map<std::string, std::vector<size_t>>;
   void checkReach() {
     if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
                      [](const ConstraintDef& c) { return c.params.get<PointToPathDef>() != nullptr; }))
       return;
-    // each body's constraints (constraintUses, indexed: a chain is walked in time linear in its length)
-    std::unordered_map<std::string, std::vector<size_t>> uses;
+    // each body's constraints (constraintUses, indexed: the chains are walked body by body)
+    Uses uses;
     for (size_t j = 0; j < m_s.constraints.size(); ++j) {
       const ConstraintDef& c = m_s.constraints[j];
       for (const ConstraintField& f : c.type().fields) {
@@ -667,111 +682,198 @@ class Checker {
         if (list.empty() || list.back() != j) list.push_back(j);
       }
     }
+    std::set<std::string> switched;  // bodies and constraints that events create, remove or switch
+    for (const EventDef& e : m_s.events)
+      if (e.action != EventAction::Set) switched.insert(e.target);
     for (size_t i = 0; i < m_s.constraints.size(); ++i) {
       const ConstraintDef& drive = m_s.constraints[i];
       const auto* d = drive.params.get<PointToPathDef>();
-      if (!d || !drive.enabled) continue;
+      if (!d) continue;
       const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
       const std::optional<Held> end = heldPoint(d->point, true);
-      if (path == m_s.paths.end() || !end || end->body->fixed) continue;
-      const std::optional<Chain> chain = chainToNail(i, *end, uses);
-      if (!chain) continue;
-      double sum = 0.0, longest = 0.0;
-      for (double l : chain->lengths) {
-        sum += l;
-        longest = std::max(longest, l);
+      if (path == m_s.paths.end() || !end || end->body->fixed || switched.count(end->body->name)) continue;
+      // when the drive is on: from its start (or its first enable) to its first disable or removal
+      double on = drive.enabled ? 0.0 : -1.0, off = std::numeric_limits<double>::infinity();
+      std::vector<const EventDef*> own;
+      for (const EventDef& e : m_s.events)
+        if (e.target == drive.name) own.push_back(&e);
+      std::stable_sort(own.begin(), own.end(), [](const EventDef* a, const EventDef* b) { return a->time < b->time; });
+      for (const EventDef* e : own) {
+        if (on < 0.0 && e->action == EventAction::Enable) on = e->time;
+        else if (on >= 0.0 && (e->action == EventAction::Disable || e->action == EventAction::Remove)) {
+          off = e->time;
+          break;
+        }
       }
-      const double lo = std::max(0.0, 2.0 * longest - sum), hi = sum, slack = 1e-9 * std::max(1.0, sum);
-      // the path's point over its run: one turn of a circle, the duration otherwise (at the
-      // fastest clock any `set speed` event gives it)
-      double speed = 1.0;
+      if (on < 0.0) continue;
+      std::vector<Chain> chains;
+      {
+        Chain cur;
+        std::set<size_t> joints{i};
+        std::set<const BodyDef*> bodies;
+        int budget = 20000;
+        chainsFrom(*end, uses, switched, cur, joints, bodies, chains, budget);
+      }
+      if (chains.empty()) continue;
+      // the path's clock: local time tau(t), speed changes at its `set speed` events
+      std::vector<std::pair<double, double>> speeds;  // (t, speed from t on)
       for (const EventDef& e : m_s.events)
         if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
-          speed = std::max(speed, e.value[0]);
-      const double span = path->kind == PathKind::Circle ? std::abs(path->period) : speed * m_st.duration;
-      const Path sampler(*path);
-      constexpr int kSamples = 4000;
-      double worstOut = 0.0, worstD = 0.0, worstT = 0.0;
-      for (int k = 0; k <= kSamples; ++k) {
-        const double t = span * k / kSamples;
-        const double dist = (sampler.sample(t).x - chain->nail->position).norm();
-        const double out = std::max(lo - dist, dist - hi);
-        if (out > slack && out > worstOut) {
-          worstOut = out;
-          worstD = dist;
-          worstT = t;
+          speeds.emplace_back(e.time, std::max(0.0, e.value[0]));
+      std::stable_sort(speeds.begin(), speeds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      const double lastChange = speeds.empty() ? 0.0 : speeds.back().first;
+      const double finalSpeed = speeds.empty() ? 1.0 : speeds.back().second;
+      // a line or a spline over the duration; a circle up to one turn after its last change of
+      // speed or the drive's start, which covers every place it will ever be (or to where it stops)
+      double until = std::max(m_st.duration, lastChange);
+      if (path->kind == PathKind::Circle)
+        until = std::max(on, lastChange) + (finalSpeed > 0.0 ? std::abs(path->period) / finalSpeed : 0.0);
+      until = std::min(until, off);
+      if (!(until > on)) continue;
+      auto clockAt = [&](double t) {
+        double tau = 0.0, from = 0.0, speed = 1.0;
+        for (const auto& [te, s] : speeds) {
+          if (te >= t) break;
+          tau += speed * (te - from);
+          from = te;
+          speed = s;
         }
+        return tau + speed * (t - from);
+      };
+      // samples: 400 a turn of a circle, 50 a spline's segment, at least 4 000, at most 100 000
+      const double travel = clockAt(until) - clockAt(on);
+      double samples = 4000.0;
+      if (path->kind == PathKind::Circle) samples = std::max(samples, 400.0 * travel / std::abs(path->period));
+      if (path->kind == PathKind::Spline && path->keyframes.size() > 1) {
+        const double span = path->keyframes.back().t - path->keyframes.front().t;
+        if (span > 0.0) samples = std::max(samples, 50.0 * double(path->keyframes.size()) * travel / span);
       }
-      if (worstOut == 0.0) continue;
-      std::string links;  // (a long chain by its ends)
-      const size_t nb = chain->bodies.size();
+      const int n = int(std::min(samples, 100000.0));
+      const Path sampler(*path);
+      struct Miss {
+        const Chain* chain = nullptr;
+        double first = 0.0, lo = 0.0, hi = 0.0, worstOut = 0.0, worstD = 0.0;
+      };
+      std::optional<Miss> said;
+      for (const Chain& chain : chains) {
+        double sum = 0.0, longest = 0.0;
+        for (double l : chain.lengths) {
+          sum += l;
+          longest = std::max(longest, l);
+        }
+        Miss m{&chain, -1.0, std::max(0.0, 2.0 * longest - sum), sum, 0.0, 0.0};
+        const double slack = 1e-9 * std::max(1.0, sum);
+        auto outAt = [&](double t, double* dist = nullptr) {
+          const double d = (sampler.sample(clockAt(t)).x - chain.anchor.at).norm();
+          if (dist) *dist = d;
+          return std::max(m.lo - d, d - m.hi);
+        };
+        double before = on;  // the last sample within reach
+        for (int k = 0; k <= n; ++k) {
+          const double t = on + (until - on) * k / n;
+          double dist = 0.0;
+          const double out = outAt(t, &dist);
+          if (!(out > slack)) {
+            before = t;
+            continue;
+          }
+          if (m.first < 0.0) {  // the crossing, by bisection between the samples
+            double a = before, b = t;
+            for (int it = 0; it < 60 && k > 0 && b - a > 1e-12 * std::max(1.0, b); ++it) {
+              const double mid = 0.5 * (a + b);
+              (outAt(mid) > slack ? b : a) = mid;
+            }
+            m.first = b;
+          }
+          if (out > m.worstOut) {
+            m.worstOut = out;
+            m.worstD = dist;
+          }
+        }
+        if (m.first >= 0.0 && (!said || m.first < said->first)) said = m;
+      }
+      if (!said) continue;
+      const Chain& chain = *said->chain;
+      std::string links;  // from the anchor (a long chain by its ends)
+      const size_t nb = chain.bodies.size();
       for (size_t k = 0; k < nb; ++k) {
         if (nb > 6 && k == 3) {
-          links += " -> ... (" + std::to_string(nb - 5) + " more)";
+          links += " -> ... (" + std::to_string(nb - 6) + " more)";
           k = nb - 3;
         }
-        links += " -> \"" + chain->bodies[k] + "\"";
+        links += " -> \"" + chain.bodies[nb - 1 - k] + "\"";
       }
-      const bool plainClock = speed == 1.0;
+      // the distance and the reach with the digits that tell them apart (1.605 is not 1.6)
+      const double bound = said->worstD < said->lo ? said->lo : said->hi;
+      const double tiny = 1e-9 * std::max(1.0, said->hi);
+      int digits = 3;
+      while (digits < 9 && fmt(said->worstD, digits, tiny) == fmt(bound, digits, tiny)) ++digits;
+      const std::string reach = said->lo == said->hi ? "reaches exactly " + fmt(said->hi, digits, tiny) + " m"
+                                                     : "reaches only " + fmt(said->lo, digits, tiny) + " to " +
+                                                           fmt(said->hi, digits, tiny) + " m";
       add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
           "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
-              "\" to " + lim(worstD) + " m from nail \"" + chain->nail->name + "\"" +
-              (plainClock ? " (at t = " + lim(worstT) + " s)" : "") + ", but the chain that holds it, \"" +
-              chain->nail->name + "\"" + links + ", reaches only " + lim(lo) + " to " + lim(hi) +
-              " m from the nail: no pose of its links meets the drive there, so a joint is torn open and the model "
-              "can blow up; move the path or the nail, or change the links' lengths");
+              "\" out of reach at t = " + lim(said->first) + " s: it goes to " + fmt(said->worstD, digits, tiny) +
+              " m from " + chain.anchor.name + ", but the chain that holds it there, " + chain.anchor.name + links +
+              ", " + reach + " from " + chain.anchor.from + ": no pose of its links meets the drive there, so a joint is torn open and the "
+              "model can blow up; move the path or the anchor, or change the links' lengths");
     }
   }
-  struct Chain {
-    const NailDef* nail = nullptr;
-    std::vector<std::string> bodies;  // from the nail's end to the driven one
-    std::vector<double> lengths;      // each body's span between its two held points
-  };
-  // The serial chain from the driven point `end` (held by constraint `drive`) back to a nail, if
-  // the point's body is the last of one.
-  std::optional<Chain> chainToNail(size_t drive, Held end,
-                                   const std::unordered_map<std::string, std::vector<size_t>>& uses) const {
-    static const std::vector<size_t> kNone;
-    std::set<std::string> touched;  // what events change
-    for (const EventDef& e : m_s.events)
-      if (!(e.action == EventAction::Set && e.param == "speed")) touched.insert(e.target);
-    Chain out;
-    std::set<size_t> used{drive};
-    for (size_t guard = 0; guard <= m_s.bodies.size(); ++guard) {
-      const BodyDef& body = *end.body;
-      if (body.fixed || touched.count(body.name)) return std::nullopt;
-      // the body's one other constraint: towards the nail
-      std::optional<size_t> next;
-      const auto on = uses.find(body.name);
-      for (size_t j : on == uses.end() ? kNone : on->second) {
-        if (used.count(j)) continue;
-        if (next || !m_s.constraints[j].enabled || touched.count(m_s.constraints[j].name)) return std::nullopt;
-        next = j;
-      }
-      if (!next) return std::nullopt;
-      used.insert(*next);
-      const ConstraintDef& c = m_s.constraints[*next];
-      out.bodies.push_back(body.name);
+  // v with `digits` significant digits (0 below tiny)
+  static std::string fmt(double v, int digits, double tiny) {
+    if (std::abs(v) < tiny) return "0";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*g", digits, v);
+    return b;
+  }
+  // The chains from the held point `end` (reached by the joints in `joints`) to an anchor, each
+  // body once, in depth first order; at most 16 chains and `budget` steps.
+  void chainsFrom(const Held& end, const Uses& uses, const std::set<std::string>& switched, Chain& cur,
+                  std::set<size_t>& joints, std::set<const BodyDef*>& bodies, std::vector<Chain>& out, int& budget) const {
+    const BodyDef& body = *end.body;
+    if (--budget < 0 || out.size() >= 16 || bodies.count(&body) || cur.bodies.size() >= 1000) return;
+    const auto on = uses.find(body.name);
+    if (on == uses.end()) return;
+    bodies.insert(&body);
+    cur.bodies.push_back(body.name);
+    for (size_t j : on->second) {
+      const ConstraintDef& c = m_s.constraints[j];
+      if (joints.count(j) || !c.enabled || switched.count(c.name)) continue;
+      std::optional<Held> here, there;
+      Anchor anchor;
       if (const auto* n = c.params.get<PointToNailDef>()) {
-        const std::optional<Held> at = heldPoint(n->point, true);
+        here = heldPoint(n->point, true);
         const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == n->nail; });
-        if (!at || at->body != &body || nail == m_s.nails.end()) return std::nullopt;
-        out.lengths.push_back((at->local - end.local).norm());
-        out.nail = &*nail;
-        std::reverse(out.bodies.begin(), out.bodies.end());
-        return out;
+        if (!here || here->body != &body || nail == m_s.nails.end()) continue;
+        anchor = {nail->position, "nail \"" + nail->name + "\"", "the nail"};
+      } else {
+        const PointRef *a = nullptr, *b = nullptr;
+        if (const auto* p = c.params.get<PointToPointDef>()) a = &p->a, b = &p->b;
+        else if (const auto* h = c.params.get<HingeDef>()) a = &h->a, b = &h->b;
+        if (!a) continue;
+        const std::optional<Held> pa = heldPoint(*a, true), pb = heldPoint(*b, true);
+        if (!pa || !pb || pa->body == pb->body || (pa->body != &body && pb->body != &body)) continue;
+        here = pa->body == &body ? pa : pb;
+        there = pa->body == &body ? pb : pa;
+        if (switched.count(there->body->name)) continue;
+        if (there->body->fixed)
+          anchor = {there->body->position + there->body->orientation * there->local,
+                    "fixed body \"" + there->body->name + "\"", "that point of \"" + there->body->name + "\""};
       }
-      const auto* p = c.params.get<PointToPointDef>();
-      if (!p) return std::nullopt;
-      const std::optional<Held> a = heldPoint(p->a, true), b = heldPoint(p->b, true);
-      if (!a || !b || a->body == b->body) return std::nullopt;
-      const Held& here = a->body == &body ? *a : *b;
-      const Held& there = a->body == &body ? *b : *a;
-      if (here.body != &body) return std::nullopt;
-      out.lengths.push_back((here.local - end.local).norm());
-      end = there;
+      cur.lengths.push_back((here->local - end.local).norm());
+      if (!there || there->body->fixed) {  // an anchor: a chain
+        Chain chain = cur;
+        chain.anchor = anchor;
+        out.push_back(std::move(chain));
+      } else {
+        joints.insert(j);
+        chainsFrom(*there, uses, switched, cur, joints, bodies, out, budget);
+        joints.erase(j);
+      }
+      cur.lengths.pop_back();
     }
-    return std::nullopt;
+    cur.bodies.pop_back();
+    bodies.erase(&body);
   }
 
   // ---- events that set a checked parameter -----------------------------------------------

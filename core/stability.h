@@ -8,8 +8,8 @@
 // check is geometric: a nail too near a plane (under its surface, or above it by less than the
 // held point's depth in its body), with contacts on, holds the body in the plane (checkHeldPoints);
 // so does a point of a fixed body that a moving body is joined to (a hinge on a sunk post). And
-// a path that drives a point past the reach of the chain of links hanging it from a nail
-// (checkReach): no pose of the links meets the drive there.
+// a path that drives a point past the reach of a chain of links hanging it from a nail or a
+// fixed body (checkReach): no pose of the links meets the drive there.
 // Severity:
 //   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
 //             crawl): the run may still go, but not as the numbers say
