@@ -755,6 +755,7 @@ class Checker {
         double first = 0.0, lo = 0.0, hi = 0.0, worstOut = 0.0, worstD = 0.0;
       };
       std::optional<Miss> said;
+      bool deadSaid = false;
       for (const Chain& chain : chains) {
         double sum = 0.0, longest = 0.0;
         for (double l : chain.lengths) {
@@ -763,6 +764,34 @@ class Checker {
         }
         Miss m{&chain, -1.0, std::max(0.0, 2.0 * longest - sum), sum, 0.0, 0.0};
         const double slack = 1e-9 * std::max(1.0, sum);
+        // A dead point at the start: the chain straight (its distance at an end of the reach, which
+        // takes every link along one line) while the drive, assembling, pulls its point along that
+        // line. To first order the links can move the point only across the line, so the pull
+        // meets a singular solve, and the first step's rounding bends the chain by ~1e-16 with a
+        // force that grows as 1/bend: a box and a ball hung straight from a nail, driven 5 cm
+        // inwards, spun at 8e9 rad/s within 2 ms (euler and rk4 alike); bent by 1e-5 m, the same
+        // model assembled and held its joints to 1e-10 m.
+        const long segments = std::count_if(chain.lengths.begin(), chain.lengths.end(), [&](double l) { return l > slack; });
+        if (on == 0.0 && !deadSaid && segments > 1) {  // (one link keeps one distance: the reach check's)
+          const Vec3 at = end->body->position + end->body->orientation * end->local;
+          const double now = (at - chain.anchor.at).norm();
+          const double want = (sampler.sample(clockAt(0.0)).x - chain.anchor.at).norm();
+          const bool reachable = want >= m.lo - slack && want <= m.hi + slack;
+          const bool stretched = reachable && std::abs(now - m.hi) <= slack && want < now - slack;
+          const bool folded = reachable && m.lo > 0.0 && std::abs(now - m.lo) <= slack && want > now + slack;
+          if (stretched || folded) {
+            deadSaid = true;
+            add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
+                "constraint \"" + drive.name + "\" pulls a point of \"" + end->body->name + "\" " + lim(std::abs(want - now)) +
+                    " m " + (stretched ? "nearer " : "farther from ") + chain.anchor.name + " (to " + lim(want) + " m from " +
+                    chain.anchor.from + ", where path \"" + path->name + "\" starts), but the chain that holds it, " +
+                    chain.anchor.name + linksOf(chain) + ", starts straight, " +
+                    (stretched ? "stretched to its whole reach" : "folded to its least reach") + " (" + lim(now) +
+                    " m): at that dead point its links cannot move the point along their line, and the pull that "
+                    "assembles it blows up within a few steps; start the links bent (a millimetre will do) or the "
+                    "point on the path");
+          }
+        }
         auto outAt = [&](double t, double* dist = nullptr) {
           const double d = (sampler.sample(clockAt(t)).x - chain.anchor.at).norm();
           if (dist) *dist = d;
@@ -794,15 +823,7 @@ class Checker {
       }
       if (!said) continue;
       const Chain& chain = *said->chain;
-      std::string links;  // from the anchor (a long chain by its ends)
-      const size_t nb = chain.bodies.size();
-      for (size_t k = 0; k < nb; ++k) {
-        if (nb > 6 && k == 3) {
-          links += " -> ... (" + std::to_string(nb - 6) + " more)";
-          k = nb - 3;
-        }
-        links += " -> \"" + chain.bodies[nb - 1 - k] + "\"";
-      }
+      const std::string links = linksOf(chain);
       // the distance and the reach with the digits that tell them apart (1.605 is not 1.6)
       const double bound = said->worstD < said->lo ? said->lo : said->hi;
       const double tiny = 1e-9 * std::max(1.0, said->hi);
@@ -818,6 +839,19 @@ class Checker {
               ", " + reach + " from " + chain.anchor.from + ": no pose of its links meets the drive there, so a joint is torn open and the "
               "model can blow up; move the path or the anchor, or change the links' lengths");
     }
+  }
+  // " -> \"b1\" -> \"b2\"...": a chain's bodies from its anchor (a long one by its ends)
+  static std::string linksOf(const Chain& chain) {
+    std::string links;
+    const size_t nb = chain.bodies.size();
+    for (size_t k = 0; k < nb; ++k) {
+      if (nb > 6 && k == 3) {
+        links += " -> ... (" + std::to_string(nb - 6) + " more)";
+        k = nb - 3;
+      }
+      links += " -> \"" + chain.bodies[nb - 1 - k] + "\"";
+    }
+    return links;
   }
   // v with `digits` significant digits (0 below tiny)
   static std::string fmt(double v, int digits, double tiny) {

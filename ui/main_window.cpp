@@ -654,8 +654,8 @@ void MainWindow::showStabilityWarnings() {
   const QString head =
       diverging ? tr("%1 has values its integrator cannot step stably: playing it will blow up. Fix them in the "
                      "Properties dock (the scene is loaded as it is).").arg(name)
-                : tr("%1 runs, but not as its values say (too coarse for its time step, or a body held in a "
-                     "plane): each warning names the value and the fix.").arg(name);
+                : tr("%1 runs, but not as its values say (too coarse for its time step, a body held in a "
+                     "plane, a drive its links cannot follow...): each warning names the value and the fix.").arg(name);
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Stability warnings"), head, QMessageBox::Ok, this);
   box->setObjectName(QStringLiteral("stabilityBox"));
   box->setAttribute(Qt::WA_DeleteOnClose);

@@ -796,14 +796,16 @@ Scene drivenBar(const Vec3& center, double radius) {
 }
 
 TEST(Stability, ADriveBeyondTheReachOfItsChainIsSaid) {
-  auto worstGap = [](const Scene& s, double until) {
+  // the largest |D| from `from` to `until` (infinite: diverged)
+  auto worstGap = [](const Scene& s, double until, double from = 0.0) {
     auto sim = test::simulate(s);
     double worst = 0.0;
     std::vector<double> dev;
     for (int k = 1; k <= int(std::lround(until / 0.01)); ++k) {
       if (!sim->advanceTo(0.01 * k).ok) return std::numeric_limits<double>::infinity();
       sim->deviations(dev);
-      for (double d : dev) worst = std::max(worst, d);
+      if (0.01 * k >= from)
+        for (double d : dev) worst = std::max(worst, d);
     }
     return worst;
   };
@@ -863,6 +865,24 @@ TEST(Stability, ADriveBeyondTheReachOfItsChainIsSaid) {
                      "0.5 m from that point of \"post\""),
               std::string::npos)
         << w;
+  }
+  {  // a dead point: the bar straight along x (its whole reach, 0.5 m) and the drive's circle of
+     // 0.15 m about (0.3, 0, 1) starting 5 cm nearer the nail on that line (in reach all round)
+    Scene straight = drivenBar(Vec3(0.3, 0, 1), 0.15);
+    const std::string w = said(straight, "constraints[2].path");
+    EXPECT_NE(w.find("constraint \"drv\" pulls a point of \"rod2\" 0.05 m nearer nail \"pivot\" (to 0.45 m from the nail, "
+                     "where path \"drive\" starts), but the chain that holds it, nail \"pivot\" -> \"rod1\" -> \"rod2\", "
+                     "starts straight, stretched to its whole reach (0.5 m)"),
+              std::string::npos)
+        << w;
+    EXPECT_EQ(w.find("out of reach"), std::string::npos) << w;
+    EXPECT_EQ(worstGap(straight, 0.1), std::numeric_limits<double>::infinity()) << "diverged, euler";
+    // the fix it names: rod2's end 1 mm off the line
+    Scene bent = straight;
+    bent.bodies[1] = sceneFromJson(R"({"format": "tether-scene", "version": 1, "bodies": [{"name": "rod2", "type": "rod",
+                                       "ends": [[0.3, 0, 1], [0.5, 0.001, 1]], "radius": 0.01}]})").bodies[0];
+    EXPECT_EQ(said(bent, "constraints[2].path"), "");
+    EXPECT_LT(worstGap(bent, 4.0, 2.0), 1e-6) << "m (assembled by 15 tau, then held)";
   }
   // the three-link bar of Hong et al. (three links from a nail, 0 to 2.42 m): its circle, 1.58 m
   // from the nail all round, is within reach; raised 1 m it is not (2.55 m all round)
