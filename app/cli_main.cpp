@@ -301,6 +301,7 @@ int main(int argc, char** argv) {
       // numeric settings past their stable bounds: said, not refused (the run shows what happens)
       Scene effective = scene;
       ov.applyTo(effective.settings);
+      if (opt.until) effective.settings.duration = *opt.until;  // (a drive is followed as far as the run goes)
       for (const StabilityWarning& w : stabilityWarnings(effective)) std::cerr << "tether-cli: warning: " << w.message << "\n";
     }
     Progress progress(!quiet && isatty(STDERR_FILENO));

@@ -764,8 +764,10 @@ class Checker {
           sum += l;
           longest = std::max(longest, l);
         }
-        Miss m{&chain, -1.0, std::max(0.0, 2.0 * longest - sum), sum, 0.0, 0.0};
-        const double slack = 1e-9 * std::max(1.0, sum);
+        // (out by less than the projection tolerance is held as if met: a crank whose circle is
+        // 5e-8 m wider than its link ran with its joints 2.5e-8 m apart)
+        const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
+        Miss m{&chain, -1.0, 2.0 * longest - sum > slack ? 2.0 * longest - sum : 0.0, sum, 0.0, 0.0};
         // A dead point at the start: the chain straight (its distance at an end of the reach, which
         // takes every link along one line) while the drive, assembling, pulls its point along that
         // line. To first order the links can move the point only across the line, so the pull
@@ -779,19 +781,16 @@ class Checker {
           const double now = (at - chain.anchor.at).norm();
           const double want = (sampler.sample(clockAt(0.0)).x - chain.anchor.at).norm();
           const bool reachable = want >= m.lo - slack && want <= m.hi + slack;
-          const bool stretched = reachable && std::abs(now - m.hi) <= slack && want < now - slack;
-          const bool folded = reachable && m.lo > 0.0 && std::abs(now - m.lo) <= slack && want > now + slack;
-          if (stretched || folded) {
+          if (reachable && std::abs(now - m.hi) <= 1e-9 * std::max(1.0, sum) && want < now - slack) {
             deadSaid = true;
             add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
-                "constraint \"" + drive.name + "\" pulls a point of \"" + end->body->name + "\" " + lim(std::abs(want - now)) +
-                    " m " + (stretched ? "nearer " : "farther from ") + chain.anchor.name + " (to " + lim(want) + " m from " +
-                    chain.anchor.from + ", where path \"" + path->name + "\" starts), but the chain that holds it, " +
-                    chain.anchor.name + linksOf(chain) + ", starts straight, " +
-                    (stretched ? "stretched to its whole reach" : "folded to its least reach") + " (" + lim(now) +
-                    " m): at that dead point its links cannot move the point along their line, and the pull that "
-                    "assembles it blows up within a few steps; start the links bent (a millimetre will do) or the "
-                    "point on the path");
+                "constraint \"" + drive.name + "\" pulls a point of \"" + end->body->name + "\" " + lim(now - want) +
+                    " m nearer " + chain.anchor.name + " (to " + lim(want) + " m from " + chain.anchor.from +
+                    ", where path \"" + path->name + "\" starts), but the chain that holds it, " + chain.anchor.name +
+                    linksOf(chain) + ", starts straight, stretched to its whole reach (" + lim(now) +
+                    " m): at that dead point its links cannot move the point along their line, so the drive can stay "
+                    "open, or the pull that assembles it blows up within a few steps (euler); start the links bent "
+                    "by a few degrees, or the point on the path");
           }
         }
         auto outAt = [&](double t, double* dist = nullptr) {
@@ -805,28 +804,24 @@ class Checker {
           const double d = (sampler.sample(clockAt(t)).x - chain.anchor.at).norm();
           return std::max(m.lo > slack ? m.lo - d : -std::numeric_limits<double>::infinity(), d - m.hi);
         };
-        double before = on;  // the last sample within reach
-        int nearest = -1;    // the sample nearest a dead point
-        double nearestEdge = -std::numeric_limits<double>::infinity();
+        double before = on;  // the last sample within the edge
+        std::vector<double> edges;  // edgeAt at the samples, while within reach
         for (int k = 0; k <= n; ++k) {
           const double t = on + (until - on) * k / n;
           double dist = 0.0;
           const double out = outAt(t, &dist);
+          if (!(out > 0.0) && m.first < 0.0) before = t;
           if (!(out > slack)) {
-            before = t;
-            if (segments > 1 && edgeAt(t) > nearestEdge) {
-              nearestEdge = edgeAt(t);
-              nearest = k;
-            }
+            if (segments > 1 && m.first < 0.0) edges.push_back(edgeAt(t));
             continue;
           }
-          if (m.first < 0.0) {  // the crossing, by bisection between the samples
+          if (m.first < 0.0) {  // where it crosses the edge, by bisection between the samples
             double a = before, b = t;
             for (int it = 0; it < 60 && k > 0 && b - a > 1e-12 * std::max(1.0, b); ++it) {
               const double mid = 0.5 * (a + b);
-              (outAt(mid) > slack ? b : a) = mid;
+              (outAt(mid) > 0.0 ? b : a) = mid;
             }
-            m.first = b;
+            m.first = std::round(b * 1e6) / 1e6;  // (to the microsecond: 1e-13 s is 0 to the user)
           }
           if (out > m.worstOut) {
             m.worstOut = out;
@@ -835,33 +830,50 @@ class Checker {
         }
         if (m.first >= 0.0 && (!said || m.first < said->first)) said = m;
         // A toggle: the path takes the point to the edge of the reach, where the links stand
-        // straight, within kToggle of the reach (a 2-rod bar of 1 and 0.6 m driven round a circle
-        // that touches both edges diverged at 8.0 s with euler and 12.0 s with rk4, and so did one
-        // 1e-7 m inside; 1e-5 m and 1 mm inside ran 30 s with both). The nearest sample's
-        // neighbourhood, by golden sections (the distance is smooth there).
-        constexpr double kToggle = 1e-5;
-        if (m.first < 0.0 && nearest >= 0 && !deadSaid) {
-          double a = on + (until - on) * std::max(0, nearest - 1) / n, b = on + (until - on) * std::min(n, nearest + 1) / n;
-          constexpr double g = 0.6180339887498949;
-          for (int it = 0; it < 80 && b - a > 1e-12 * std::max(1.0, b); ++it) {
-            const double c = b - g * (b - a), e = a + g * (b - a);
-            if (edgeAt(c) > edgeAt(e)) b = e;  // (the largest in [a, e])
-            else a = c;
+        // straight, nearer than the joints themselves are held (twice the projection tolerance): a
+        // 2-rod bar of 1 and 0.6 m driven round a circle that touches both edges diverged at 8.0 s
+        // with euler and 12.0 s with rk4, and one 1e-7 m inside with euler at 4 s; 5e-7 m, 1e-6 m and
+        // 1e-5 m inside ran 30 s with both. The first sample that near, or the first local maximum
+        // that comes that near refined by golden sections (the distance is smooth there: a circle
+        // touching the edge between two samples is 7e-5 m off it at them).
+        const double near = std::max(2.0 * m_st.projectionTolerance, 1e-9 * std::max(1.0, sum));
+        if (m.first < 0.0 && !deadSaid && !edges.empty()) {
+          const int last = int(edges.size()) - 1;
+          auto timeOf = [&](int k) { return on + (until - on) * k / n; };
+          for (int k = 0; k <= last; ++k) {
+            double t = timeOf(k), edge = edges[size_t(k)];
+            // (a strict peak, within 1e-3 of the reach of the edge: refining gains only the samples' miss)
+            const bool peak = k > 0 && k < last && edge >= edges[size_t(k) - 1] && edge >= edges[size_t(k) + 1] &&
+                              (edge > edges[size_t(k) - 1] || edge > edges[size_t(k) + 1]) && edge > -1e-3 * std::max(1.0, sum);
+            if (!(edge > -near) && peak) {
+              double a = timeOf(k - 1), b = timeOf(k + 1);
+              constexpr double g = 0.6180339887498949;
+              for (int it = 0; it < 80 && b - a > 1e-12 * std::max(1.0, b); ++it) {
+                const double c = b - g * (b - a), e = a + g * (b - a);
+                if (edgeAt(c) > edgeAt(e)) b = e;  // (the largest in [a, e])
+                else a = c;
+              }
+              t = 0.5 * (a + b);
+              edge = edgeAt(t);
+            }
+            if (edge > -near) {
+              if (!toggle || t < toggle->first)
+                toggle = Miss{&chain, t, m.lo, m.hi, edge, (sampler.sample(clockAt(t)).x - chain.anchor.at).norm()};
+              break;
+            }
           }
-          const double t = 0.5 * (a + b), edge = edgeAt(t);
-          if (edge > -kToggle * sum && (!toggle || t < toggle->first)) toggle = Miss{&chain, t, m.lo, m.hi, edge,
-                                                                                  (sampler.sample(clockAt(t)).x - chain.anchor.at).norm()};
         }
       }
       if (!said && toggle && !deadSaid) {
         const Chain& chain = *toggle->chain;
         add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
             "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
-                "\" to the edge of the reach of the chain that holds it at t = " + lim(std::round(toggle->first * 1e6) / 1e6) + " s (" +
-                lim(toggle->worstD) + " m from " + chain.anchor.name + "; the chain, " + chain.anchor.name + linksOf(chain) +
-                ", reaches " + lim(toggle->lo) + " to " + lim(toggle->hi) + " m), where its links stand straight: at that "
-                "dead point the pull that keeps the point on the path grows without bound, and the model can blow up; "
-                "keep the path a millimetre or more inside the reach");
+                "\" to the edge of the reach of the chain that holds it at t = " + lim(std::round(toggle->first * 1e6) / 1e6) +
+                " s (" + lim(toggle->worstD) + " m from " + chain.anchor.name + "; the chain, " + chain.anchor.name +
+                linksOf(chain) + ", reaches " + lim(toggle->lo) + " to " + lim(toggle->hi) + " m), where its links stand "
+                "straight: at that dead point the pull that keeps the point on the path grows without bound, and the "
+                "model can blow up; keep the path inside the reach (a millimetre will do), and the links off one line "
+                "where it starts");
       }
       if (!said) continue;
       const Chain& chain = *said->chain;
@@ -876,8 +888,9 @@ class Checker {
                                                            fmt(said->hi, digits, tiny) + " m";
       add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
           "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
-              "\" out of reach at t = " + lim(said->first) + " s: it goes to " + fmt(said->worstD, digits, tiny) +
-              " m from " + chain.anchor.name + ", but the chain that holds it there, " + chain.anchor.name + links +
+              "\" out of reach at t = " + lim(said->first) + " s, as " + (said->worstD < said->lo ? "near" : "far") +
+              " as " + fmt(said->worstD, digits, tiny) + " m from " + chain.anchor.name + ", but the chain that holds it there, " +
+              chain.anchor.name + links +
               ", " + reach + " from " + chain.anchor.from + ": no pose of its links meets the drive there, so a joint is torn open and the "
               "model can blow up; move the path or the anchor, or change the links' lengths");
     }
