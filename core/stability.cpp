@@ -634,26 +634,26 @@ class Checker {
   }
 
   // ---- a drive past the reach of a chain that holds it ------------------------------------
-  // A point driven along a path (point-to-path) whose body hangs from an anchor (a nail, or a
-  // point of a fixed body) by a chain of bodies joined at points (point-to-point joints, hinges):
-  // body k of the chain is held at two points l_k apart (the driven body: the driven point and
-  // its joint towards the anchor). Whatever the links' turns, the vector from the anchor to the
-  // driven point is a sum of vectors of lengths l_k, so its length d lies in
+  // A point driven along a path (point-to-path) whose body hangs from an anchor (a nail, or a point
+  // of a fixed body) by a chain of bodies joined at points (point-to-point joints, hinges): body k
+  // of the chain is held at two points l_k apart (the driven body: the driven point and its joint
+  // towards the anchor). Whatever the links' turns, the vector from the anchor to the driven point
+  // is a sum of vectors of lengths l_k, so its length d lies in
   //   [max(0, l_max - (sum l - l_max)), sum l]
-  // (the polygon inequality: one side is no longer than the others together), and every d in
-  // that interval is reached (the links close any polygon whose longest side is at most the sum
-  // of the others). Other constraints on the bodies only take freedoms away, so each chain from
-  // the driven point to an anchor bounds d on its own. Where the path takes its point outside,
-  // no pose of the links meets every constraint: tau's law pulls the joints apart and the solve,
-  // asked for the impossible, spins the links up (corpus #270 as first generated: a 2-rod bar of
-  // 0.313 and 0.249 m from a nail, driven round a circle that passes 0.029 m from it, blew up
-  // 0.33 s into the run with rk4 and at 2.5 s with euler, and nothing said why). The path's point
-  // is followed on its clock (its `set speed` events) while the drive is on (its enable, disable
-  // and remove events): a line or a spline over the scene's duration, a circle up to one turn
-  // after its last change of speed (it repeats); chains through a body or joint that events create, remove or switch
-  // are left out. Said: the first time the point leaves the reach, and how far it goes; else a
-  // chain that starts straight while the drive pulls along it, or a path that takes the chain to
-  // the edge of its reach (both dead points, below).
+  // (the polygon inequality: one side is no longer than the others together), and every d in that
+  // interval is reached (the links close any polygon whose longest side is at most the sum of the
+  // others). Other constraints on the bodies only take freedoms away, so each chain from the driven
+  // point to an anchor bounds d on its own. Where the path takes its point outside, no pose of the
+  // links meets every constraint: tau's law pulls the joints apart and the solve, asked for the
+  // impossible, spins the links up (corpus #270 as first generated: a 2-rod bar of 0.313 and 0.249
+  // m from a nail, driven round a circle that passes 0.029 m from it, blew up 0.33 s into the run
+  // with rk4 and at 2.5 s with euler, and nothing said why). The path's point is followed on its
+  // clock (its `set speed` events) while the drive is on (its enable, disable and remove events): a
+  // line or a spline over the scene's duration, a circle up to one turn after its last change of
+  // speed (it repeats); chains through a body or joint that events create, remove or switch are
+  // left out. Said: the first time the point leaves the reach, and how far it goes; else a chain
+  // that starts straight while the drive pulls along it, or a path that takes the chain to the edge
+  // of its reach (both dead points, below).
   struct Anchor {
     Vec3 at;           // world
     std::string name;  // in words: nail "n", fixed body "b"
