@@ -654,6 +654,63 @@ class Checker {
   // left out. Said: the first time the point leaves the reach, and how far it goes; else a chain
   // that starts straight while the drive pulls along it, or a path that takes the chain to the edge
   // of its reach (both dead points, below).
+  // When a drive runs, on its path's clock: from its start (or its first enable event) to its
+  // first disable or removal; a line or a spline over the scene's duration, a circle up to one
+  // turn after its path's last change of speed or the drive's start, which covers every place it
+  // will ever be (or to where it stops).
+  struct DriveSpan {
+    double on = 0.0, until = 0.0;
+    std::vector<std::pair<double, double>> speeds;  // the path's `set speed` events: (t, speed from t on)
+    int samples = 0;  // 400 a turn of a circle, 50 a spline's segment, at least 4 000, at most 100 000
+    double clockAt(double t) const {  // the path's local time at t
+      double tau = 0.0, from = 0.0, speed = 1.0;
+      for (const auto& [te, s] : speeds) {
+        if (te >= t) break;
+        tau += speed * (te - from);
+        from = te;
+        speed = s;
+      }
+      return tau + speed * (t - from);
+    }
+  };
+  std::optional<DriveSpan> driveSpan(const ConstraintDef& drive, const PathDef& path) const {
+    DriveSpan out;
+    double on = drive.enabled ? 0.0 : -1.0, off = std::numeric_limits<double>::infinity();
+    std::vector<const EventDef*> own;
+    for (const EventDef& e : m_s.events)
+      if (e.target == drive.name) own.push_back(&e);
+    std::stable_sort(own.begin(), own.end(), [](const EventDef* a, const EventDef* b) { return a->time < b->time; });
+    for (const EventDef* e : own) {
+      if (on < 0.0 && e->action == EventAction::Enable) on = e->time;
+      else if (on >= 0.0 && (e->action == EventAction::Disable || e->action == EventAction::Remove)) {
+        off = e->time;
+        break;
+      }
+    }
+    if (on < 0.0) return std::nullopt;
+    for (const EventDef& e : m_s.events)
+      if (e.action == EventAction::Set && e.target == path.name && e.param == "speed" && !e.value.empty())
+        out.speeds.emplace_back(e.time, std::max(0.0, e.value[0]));
+    std::stable_sort(out.speeds.begin(), out.speeds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double lastChange = out.speeds.empty() ? 0.0 : out.speeds.back().first;
+    const double finalSpeed = out.speeds.empty() ? 1.0 : out.speeds.back().second;
+    double until = std::max(m_st.duration, lastChange);
+    if (path.kind == PathKind::Circle)
+      until = std::max(on, lastChange) + (finalSpeed > 0.0 ? std::abs(path.period) / finalSpeed : 0.0);
+    until = std::min(until, off);
+    if (!(until > on)) return std::nullopt;
+    out.on = on;
+    out.until = until;
+    const double travel = out.clockAt(until) - out.clockAt(on);
+    double samples = 4000.0;
+    if (path.kind == PathKind::Circle) samples = std::max(samples, 400.0 * travel / std::abs(path.period));
+    if (path.kind == PathKind::Spline && path.keyframes.size() > 1) {
+      const double keys = path.keyframes.back().t - path.keyframes.front().t;
+      if (keys > 0.0) samples = std::max(samples, 50.0 * double(path.keyframes.size()) * travel / keys);
+    }
+    out.samples = int(std::min(samples, 100000.0));
+    return out;
+  }
   struct Anchor {
     Vec3 at;           // world
     std::string name;  // in words: nail "n", fixed body "b"
@@ -694,20 +751,6 @@ class Checker {
       const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
       const std::optional<Held> end = heldPoint(d->point, true);
       if (path == m_s.paths.end() || !end || end->body->fixed || switched.count(end->body->name)) continue;
-      // when the drive is on: from its start (or its first enable) to its first disable or removal
-      double on = drive.enabled ? 0.0 : -1.0, off = std::numeric_limits<double>::infinity();
-      std::vector<const EventDef*> own;
-      for (const EventDef& e : m_s.events)
-        if (e.target == drive.name) own.push_back(&e);
-      std::stable_sort(own.begin(), own.end(), [](const EventDef* a, const EventDef* b) { return a->time < b->time; });
-      for (const EventDef* e : own) {
-        if (on < 0.0 && e->action == EventAction::Enable) on = e->time;
-        else if (on >= 0.0 && (e->action == EventAction::Disable || e->action == EventAction::Remove)) {
-          off = e->time;
-          break;
-        }
-      }
-      if (on < 0.0) continue;
       std::vector<Chain> chains;
       {
         Chain cur;
@@ -717,40 +760,11 @@ class Checker {
         chainsFrom(*end, uses, switched, cur, joints, bodies, chains, budget);
       }
       if (chains.empty()) continue;
-      // the path's clock: local time tau(t), speed changes at its `set speed` events
-      std::vector<std::pair<double, double>> speeds;  // (t, speed from t on)
-      for (const EventDef& e : m_s.events)
-        if (e.action == EventAction::Set && e.target == path->name && e.param == "speed" && !e.value.empty())
-          speeds.emplace_back(e.time, std::max(0.0, e.value[0]));
-      std::stable_sort(speeds.begin(), speeds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      const double lastChange = speeds.empty() ? 0.0 : speeds.back().first;
-      const double finalSpeed = speeds.empty() ? 1.0 : speeds.back().second;
-      // a line or a spline over the duration; a circle up to one turn after its last change of
-      // speed or the drive's start, which covers every place it will ever be (or to where it stops)
-      double until = std::max(m_st.duration, lastChange);
-      if (path->kind == PathKind::Circle)
-        until = std::max(on, lastChange) + (finalSpeed > 0.0 ? std::abs(path->period) / finalSpeed : 0.0);
-      until = std::min(until, off);
-      if (!(until > on)) continue;
-      auto clockAt = [&](double t) {
-        double tau = 0.0, from = 0.0, speed = 1.0;
-        for (const auto& [te, s] : speeds) {
-          if (te >= t) break;
-          tau += speed * (te - from);
-          from = te;
-          speed = s;
-        }
-        return tau + speed * (t - from);
-      };
-      // samples: 400 a turn of a circle, 50 a spline's segment, at least 4 000, at most 100 000
-      const double travel = clockAt(until) - clockAt(on);
-      double samples = 4000.0;
-      if (path->kind == PathKind::Circle) samples = std::max(samples, 400.0 * travel / std::abs(path->period));
-      if (path->kind == PathKind::Spline && path->keyframes.size() > 1) {
-        const double span = path->keyframes.back().t - path->keyframes.front().t;
-        if (span > 0.0) samples = std::max(samples, 50.0 * double(path->keyframes.size()) * travel / span);
-      }
-      const int n = int(std::min(samples, 100000.0));
+      const std::optional<DriveSpan> span = driveSpan(drive, *path);
+      if (!span) continue;
+      const double on = span->on, until = span->until;
+      const int n = span->samples;
+      auto clockAt = [&](double t) { return span->clockAt(t); };
       const Path sampler(*path);
       struct Miss {
         const Chain* chain = nullptr;
