@@ -200,6 +200,7 @@ class Checker {
   struct Held {  // a point of a body (heldPoint)
     const BodyDef* body;
     Vec3 local;  // the held point in the body's coordinates
+    Vec3 world() const { return body->position + body->orientation * local; }  // at the body's initial pose
   };
 
  public:
@@ -782,6 +783,7 @@ class Checker {
         // 5e-8 m wider than its link ran with its joints 2.5e-8 m apart)
         const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
         Miss m{&chain, -1.0, 2.0 * longest - sum > slack ? 2.0 * longest - sum : 0.0, sum, 0.0, 0.0};
+        auto distAt = [&](double t) { return (sampler.sample(clockAt(t)).x - chain.anchor.at).norm(); };  // from the anchor
         // A dead point at the start: the chain straight (its distance at an end of the reach, which
         // takes every link along one line) while the drive, assembling, pulls its point along that
         // line. To first order the links can move the point only across the line, so the pull
@@ -791,9 +793,9 @@ class Checker {
         // model assembled and held its joints to 1e-10 m.
         const long segments = std::count_if(chain.lengths.begin(), chain.lengths.end(), [&](double l) { return l > slack; });
         if (on == 0.0 && !deadSaid && segments > 1) {  // (one link keeps one distance: the reach check's)
-          const Vec3 at = end->body->position + end->body->orientation * end->local;
+          const Vec3 at = end->world();
           const double now = (at - chain.anchor.at).norm();
-          const double want = (sampler.sample(clockAt(0.0)).x - chain.anchor.at).norm();
+          const double want = distAt(0.0);
           const bool reachable = want >= m.lo - slack && want <= m.hi + slack;
           if (reachable && std::abs(now - m.hi) <= 1e-9 * std::max(1.0, sum) && want < now - slack) {
             deadSaid = true;
@@ -807,23 +809,21 @@ class Checker {
                     "by a few degrees, or the point on the path");
           }
         }
-        auto outAt = [&](double t, double* dist = nullptr) {
-          const double d = (sampler.sample(clockAt(t)).x - chain.anchor.at).norm();
-          if (dist) *dist = d;
+        auto outAt = [&](double t) {  // how far out of reach (< 0: inside)
+          const double d = distAt(t);
           return std::max(m.lo - d, d - m.hi);
         };
         // how near an edge where the links stand straight (a dead point): the far one, and the near
         // one where it is not 0 (three links and more can fold to 0 without standing straight)
         auto edgeAt = [&](double t) {
-          const double d = (sampler.sample(clockAt(t)).x - chain.anchor.at).norm();
+          const double d = distAt(t);
           return std::max(m.lo > slack ? m.lo - d : -std::numeric_limits<double>::infinity(), d - m.hi);
         };
         double before = on;  // the last sample within the edge
         std::vector<double> edges;  // edgeAt at the samples, while within reach
         for (int k = 0; k <= n; ++k) {
           const double t = on + (until - on) * k / n;
-          double dist = 0.0;
-          const double out = outAt(t, &dist);
+          const double dist = distAt(t), out = std::max(m.lo - dist, dist - m.hi);
           if (!(out > 0.0) && m.first < 0.0) before = t;
           if (!(out > slack)) {
             if (segments > 1 && m.first < 0.0) edges.push_back(edgeAt(t));
@@ -872,7 +872,7 @@ class Checker {
             }
             if (edge > -near) {
               if (!toggle || t < toggle->first)
-                toggle = Miss{&chain, t, m.lo, m.hi, edge, (sampler.sample(clockAt(t)).x - chain.anchor.at).norm()};
+                toggle = Miss{&chain, std::round(t * 1e6) / 1e6, m.lo, m.hi, edge, distAt(t)};  // (as m.first)
               break;
             }
           }
@@ -882,7 +882,7 @@ class Checker {
         const Chain& chain = *toggle->chain;
         add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
             "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
-                "\" to the edge of the reach of the chain that holds it at t = " + lim(std::round(toggle->first * 1e6) / 1e6) +
+                "\" to the edge of the reach of the chain that holds it at t = " + lim(toggle->first) +
                 " s (" + lim(toggle->worstD) + " m from " + chain.anchor.name + "; the chain, " + chain.anchor.name +
                 linksOf(chain) + ", reaches " + lim(toggle->lo) + " to " + lim(toggle->hi) + " m), where its links stand "
                 "straight: at that dead point the pull that keeps the point on the path grows without bound, and the "
@@ -960,8 +960,7 @@ class Checker {
         there = pa->body == &body ? pb : pa;
         if (switched.count(there->body->name)) continue;
         if (there->body->fixed)
-          anchor = {there->body->position + there->body->orientation * there->local,
-                    "fixed body \"" + there->body->name + "\"", "that point of \"" + there->body->name + "\""};
+          anchor = {there->world(), "fixed body \"" + there->body->name + "\"", "that point of \"" + there->body->name + "\""};
       }
       cur.lengths.push_back((here->local - end.local).norm());
       if (!there || there->body->fixed) {  // an anchor: a chain
@@ -1046,7 +1045,7 @@ class Checker {
         const auto h = heldPoint(side ? *a : *b);
         if (!f || !f->body->fixed || !h || h->body->fixed) continue;
         const std::string place = "constraints[" + std::to_string(k) + "]." + (side ? "b" : "a");
-        const Vec3 at = f->body->position + f->body->orientation * f->local;
+        const Vec3 at = f->world();
         // (a hinge standing in the plane says all the point would)
         const auto* d = c.params.get<HingeDef>();
         if (d && sayStandingInPlane(place, c.name, at, f->body->orientation * (side ? d->axisB : d->axisA).normalized(), *h,

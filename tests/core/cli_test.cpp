@@ -60,6 +60,29 @@ TEST(Cli, RunSummaryMeasuresAReEnabledConstraintFromItsFirstAssembly) {
   std::filesystem::remove(path);
 }
 
+// run says what check would, with a drive followed to --until rather than the scene's duration:
+// the bar's end (0.36 m from the nail, its reach 0.1 to 0.5 m) is drawn along a line at 0.05 m/s
+// and leaves the reach where (0.3 + 0.05 t)^2 + 0.2^2 = 0.5^2, at t = 3.17 s: past a 1 s run,
+// within a 4 s one.
+TEST(Cli, RunWarnsOfADriveOutOfReachWithinItsUntil) {
+  const std::string path = tempFile("tether_reach.json", R"({"format": "tether-scene", "version": 1,
+    "settings": {"gravity_on": false, "duration": 1},
+    "bodies": [{"name": "rod1", "type": "rod", "ends": [[0, 0, 1], [0.3, 0, 1]], "radius": 0.01},
+               {"name": "rod2", "type": "rod", "ends": [[0.3, 0, 1], [0.3, 0.2, 1]], "radius": 0.01}],
+    "nails": [{"name": "pivot", "position": [0, 0, 1]}],
+    "paths": [{"name": "pull", "type": "line", "start": [0.3, 0.2, 1], "velocity": [0.05, 0, 0]}],
+    "constraints": [{"name": "pin", "type": "point_to_nail", "point": "rod1.end1", "nail": "pivot"},
+                    {"name": "knee", "type": "point_to_point", "a": "rod1.end2", "b": "rod2.end1"},
+                    {"name": "drv", "type": "point_to_path", "point": "rod2.end2", "path": "pull"}]})");
+  const std::string said = "tether-cli: warning: constraints[2].path: constraint \"drv\" drives a point of \"rod2\" along "
+                           "path \"pull\" out of reach at t = 3.17 s";
+  EXPECT_EQ(cli("run " + path + " --quiet").out.find(said), std::string::npos);
+  EXPECT_EQ(cli("check " + path).out.find("out of reach"), std::string::npos);
+  const Result r = cli("run " + path + " --until 4 --quiet");
+  EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
+  std::filesystem::remove(path);
+}
+
 TEST(Cli, CsvHasOneRowPerBodyPerWrittenStep) {
   const std::string csv = (std::filesystem::temp_directory_path() / "tether_cli_test.csv").string();
   const Result r = cli("run " + example("compound_pendulum") + " --until 0.1 --dt 0.01 --integrator rk45 --csv " + csv +
