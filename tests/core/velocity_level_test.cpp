@@ -221,12 +221,14 @@ TEST(VelocityLevel, HeldPointOnAMovingPathDriftsOnlyAtThirdOrder) {
 
 // The arm-rotation fixed point starts from c at w moved on by the body's change of w over the
 // last step (StepMemory::spinTrend): on a double pendulum of two 1 m rods swinging from horizontal
-// (semi-implicit Euler at 240 Hz, 4 s) that first guess is within the pass threshold on 65 % of
+// (semi-implicit Euler at 240 Hz, 4 s) that first guess is within the pass threshold on 56 % of
 // the steps, which skip the correction's extra solve; with the trend dropped before every step
-// (the guess is then c at the start velocities) on 63 %. (The threshold is 1/40 of the
+// (the guess is then c at the start velocities) on 53 %. (The threshold is 1/40 of the
 // projection tolerance since held targets cancel all of D; at a quarter the trend saved the pass
-// on 41 % of steps and the start velocities on none.) The joints stay held either way. (The
-// trend is part of the State: the resume tests repeat runs bitwise.)
+// on 41 % of steps and the start velocities on none. The steps the swing substeps pass more
+// often since the threshold takes the D a substep's miss settles at, h dt/2 |dc| instead of
+// h^2/2 |dc|: 65 % and 63 % before.) The joints stay held either way. (The trend is part of the
+// State: the resume tests repeat runs bitwise.)
 TEST(VelocityLevel, ArmRotationGuessFollowsTheSpinTrend) {
   Scene s;
   s.settings.dt = 1.0 / 240.0;
@@ -257,8 +259,8 @@ TEST(VelocityLevel, ArmRotationGuessFollowsTheSpinTrend) {
   };
   double gapWith = 0.0, gapWithout = 0.0;
   const double with = run(true, gapWith), without = run(false, gapWithout);
-  EXPECT_LT(with, 0.4) << "without the trend: " << without;  // measured 0.349
-  EXPECT_LT(with, without) << "with the trend: " << with;    // measured 0.371
+  EXPECT_LT(with, 0.5) << "without the trend: " << without;  // measured 0.443
+  EXPECT_LT(with, without) << "with the trend: " << with;    // measured 0.465
   EXPECT_LT(gapWith, 1e-6);
   EXPECT_LT(gapWithout, 1e-6);
   std::printf("pass on %.1f %% of steps with the trend, %.1f %% without; max gaps %.3g m, %.3g m\n", 100 * with,
