@@ -217,6 +217,7 @@ class Checker {
     checkEvents();
     checkDrives();
     checkReach();
+    checkStraightChains();
     checkHeldPoints();
     checkJoinedMasses();
     return std::move(m_out);
@@ -721,13 +722,11 @@ class Checker {
     Anchor anchor;
     std::vector<std::string> bodies;  // from the driven body to the anchor's
     std::vector<double> lengths;      // each body's span between its two held points
+    std::vector<Vec3> points;         // at the initial poses: each body's two held points, in that order
   };
   using Uses = std::unordered_map<std::string, std::vector<size_t>>;
-  void checkReach() {
-    if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
-                     [](const ConstraintDef& c) { return c.params.get<PointToPathDef>() != nullptr; }))
-      return;
-    // each body's constraints (constraintUses, indexed: the chains are walked body by body)
+  // each body's constraints (indexed: the chains are walked body by body)
+  Uses constraintUses() const {
     Uses uses;
     for (size_t j = 0; j < m_s.constraints.size(); ++j) {
       const ConstraintDef& c = m_s.constraints[j];
@@ -742,9 +741,64 @@ class Checker {
         if (list.empty() || list.back() != j) list.push_back(j);
       }
     }
-    std::set<std::string> switched;  // bodies and constraints that events create, remove or switch
+    return uses;
+  }
+  // bodies and constraints that events create, remove or switch
+  std::set<std::string> switchedNames() const {
+    std::set<std::string> switched;
     for (const EventDef& e : m_s.events)
       if (e.action != EventAction::Set) switched.insert(e.target);
+    return switched;
+  }
+  // A chain drawn straight between two anchors (nails, fixed bodies), its held points all on the
+  // line between them: to first order its links can move only across that line, and neither can
+  // take a load across it, so its solve starts singular. Stretched to its whole reach, gravity
+  // across the line asks for an infinite tension; longer than the span (drawn with gaps, to
+  // assemble), every pull that closes a joint is along the line and meets nothing that bends the
+  // chain. Eight steel rods drawn straight between two nails blew up within 3 ms either way
+  // (found by a helper building models as a user would); bent by 1 cm, or laid 10 cm below the
+  // nails, the same chains assembled and swung 600 s.
+  void checkStraightChains() {
+    bool anchored = false;  // (a chain between two anchors needs a point-to-nail or a fixed body)
+    for (const ConstraintDef& c : m_s.constraints) anchored |= c.params.get<PointToNailDef>() != nullptr;
+    for (const BodyDef& b : m_s.bodies) anchored |= b.fixed;
+    if (!anchored) return;
+    const Uses uses = constraintUses();
+    const std::set<std::string> switched = switchedNames();
+    std::set<std::set<std::string>> said;  // each chain once (it is found from both its ends)
+    for (size_t i = 0; i < m_s.constraints.size(); ++i) {
+      const ConstraintDef& pin = m_s.constraints[i];
+      const auto* n = pin.params.get<PointToNailDef>();
+      if (!n || !pin.enabled || switched.count(pin.name)) continue;
+      const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == n->nail; });
+      const std::optional<Held> end = heldPoint(n->point, true);
+      if (nail == m_s.nails.end() || !end || end->body->fixed || switched.count(end->body->name)) continue;
+      const std::vector<Chain> chains = chainsFrom(*end, i, uses, switched);
+      for (const Chain& chain : chains) {
+        const Vec3 a = nail->position, b = chain.anchor.at;
+        const double span = (b - a).norm();
+        if (chain.bodies.size() < 2 || !(span > 0.0)) continue;
+        const Vec3 u = (b - a) / span;
+        double sum = 0.0, off = 0.0;
+        for (double l : chain.lengths) sum += l;
+        for (const Vec3& x : chain.points) off = std::max(off, (x - a - u * u.dot(x - a)).norm());
+        if (off > 1e-9 * std::max(1.0, sum) || sum < span * (1.0 - 1e-9)) continue;  // (shorter: out of reach)
+        const std::set<std::string> key(chain.bodies.begin(), chain.bodies.end());
+        if (!said.insert(key).second) continue;
+        add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
+            "the chain " + chain.anchor.name + linksOf(chain) + " -> nail \"" + nail->name + "\" is drawn straight between its anchors (" +
+                lim(sum) + " m of links, " + lim(span) + " m apart): along one line its links cannot move across it, so the "
+                "solve that holds it is singular, and gravity across the line or the pulls that assemble it blow it up "
+                "within a few steps; draw the links bent by a few degrees, or the chain below its anchors");
+      }
+    }
+  }
+  void checkReach() {
+    if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
+                     [](const ConstraintDef& c) { return c.params.get<PointToPathDef>() != nullptr; }))
+      return;
+    const Uses uses = constraintUses();
+    const std::set<std::string> switched = switchedNames();
     for (size_t i = 0; i < m_s.constraints.size(); ++i) {
       const ConstraintDef& drive = m_s.constraints[i];
       const auto* d = drive.params.get<PointToPathDef>();
@@ -752,14 +806,7 @@ class Checker {
       const auto path = std::find_if(m_s.paths.begin(), m_s.paths.end(), [&](const PathDef& p) { return p.name == d->path; });
       const std::optional<Held> end = heldPoint(d->point, true);
       if (path == m_s.paths.end() || !end || end->body->fixed || switched.count(end->body->name)) continue;
-      std::vector<Chain> chains;
-      {
-        Chain cur;
-        std::set<size_t> joints{i};
-        std::set<const BodyDef*> bodies;
-        int budget = 20000;
-        chainsFrom(*end, uses, switched, cur, joints, bodies, chains, budget);
-      }
+      const std::vector<Chain> chains = chainsFrom(*end, i, uses, switched);
       if (chains.empty()) continue;
       const std::optional<DriveSpan> span = driveSpan(drive, *path);
       if (!span) continue;
@@ -929,6 +976,16 @@ class Checker {
     std::snprintf(b, sizeof b, "%.*g", digits, v);
     return b;
   }
+  // The chains from the held point `end` of constraint j to an anchor (below).
+  std::vector<Chain> chainsFrom(const Held& end, size_t j, const Uses& uses, const std::set<std::string>& switched) const {
+    std::vector<Chain> chains;
+    Chain cur;
+    std::set<size_t> joints{j};
+    std::set<const BodyDef*> bodies;
+    int budget = 20000;
+    chainsFrom(end, uses, switched, cur, joints, bodies, chains, budget);
+    return chains;
+  }
   // The chains from the held point `end` (reached by the joints in `joints`) to an anchor, each
   // body once, in depth first order; at most 16 chains and `budget` steps.
   void chainsFrom(const Held& end, const Uses& uses, const std::set<std::string>& switched, Chain& cur,
@@ -963,6 +1020,8 @@ class Checker {
           anchor = {there->world(), "fixed body \"" + there->body->name + "\"", "that point of \"" + there->body->name + "\""};
       }
       cur.lengths.push_back((here->local - end.local).norm());
+      cur.points.push_back(end.world());
+      cur.points.push_back(here->world());
       if (!there || there->body->fixed) {  // an anchor: a chain
         Chain chain = cur;
         chain.anchor = anchor;
@@ -973,6 +1032,7 @@ class Checker {
         joints.erase(j);
       }
       cur.lengths.pop_back();
+      cur.points.resize(cur.points.size() - 2);
     }
     cur.bodies.pop_back();
     bodies.erase(&body);
