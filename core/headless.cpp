@@ -195,6 +195,40 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     }
     if (stopAsked()) break;
   }
+  // A constraint still apart at the end, long after its assembly, is most often one the others
+  // will not let hold: two welds on one pair of bodies that disagree, a point held in two places.
+  // The run's other findings then name its symptoms (a light link whipping, substeps short: the
+  // least-squares forces split the difference and shake the bodies), not its cause, so the cause
+  // is analysed where it shows: the constraint analysis tether-cli check runs at t = 0, here at
+  // the end (a gyroscope whose axle was welded twice at 2 cm apart ran a minute saying only
+  // SUBSTEPS SHORT for the axle).
+  if (!out.diverged) {
+    bool apart = false;
+    for (size_t j = 0; j < nc; ++j)
+      apart = apart || (out.constraints[j].maxDeviation >= 0.0 && dev[j] > kConflictGap);
+    if (apart) {
+      sim.refresh();
+      const ConflictReport c = sim.context().system.conflicts();
+      sim.deviations(dev);
+      out.conflictAt = sim.state().t;
+      auto named = [&](const std::string& n) {
+        return std::find_if(out.conflicting.begin(), out.conflicting.end(), [&](const auto& e) { return e.first == n; });
+      };
+      for (int j : c.conflicting) {
+        if (out.constraints[size_t(j)].maxDeviation < 0.0 || !(dev[size_t(j)] > kConflictGap)) continue;
+        const std::string& n = model->constraintNames[size_t(j)];
+        if (auto e = named(n); e != out.conflicting.end()) e->second = std::max(e->second, dev[size_t(j)]);
+        else out.conflicting.emplace_back(n, dev[size_t(j)]);
+      }
+      if (!out.conflicting.empty())
+        for (int j : c.redundant) {
+          const std::string& n = model->constraintNames[size_t(j)];
+          if (named(n) == out.conflicting.end() &&
+              std::find(out.conflictPartners.begin(), out.conflictPartners.end(), n) == out.conflictPartners.end())
+            out.conflictPartners.push_back(n);
+        }
+    }
+  }
   // one line per definition: its parts (a hinge's point and axis) merged, the worst of them
   std::vector<ConstraintSummary> merged;
   for (const Model::PartRange& r : model->constraintParts) {
@@ -255,6 +289,23 @@ std::string formatSummary(const RunSummary& s) {
                   c.firstAt, c.lastAt);
     o << buf << c.first << "\n";
     if (c.last != c.first) o << "  the last: " << c.last << "\n";
+  }
+  if (!s.conflicting.empty()) {
+    std::snprintf(buf, sizeof buf, "CONFLICTING at t = %.6g s: ", s.conflictAt);
+    o << buf;
+    for (size_t i = 0; i < s.conflicting.size(); ++i) {
+      std::snprintf(buf, sizeof buf, "%s (%.3g apart)", s.conflicting[i].first.c_str(), s.conflicting[i].second);
+      o << (i ? ", " : "") << buf;
+    }
+    o << (s.conflicting.size() > 1 ? " cannot hold" : " cannot hold together with the other constraints on its bodies");
+    if (!s.conflictPartners.empty()) {
+      o << " (redundant with ";
+      for (size_t i = 0; i < s.conflictPartners.size(); ++i) o << (i ? ", " : "") << s.conflictPartners[i];
+      o << ")";
+    }
+    o << ": the constraint forces split the difference and strain the bodies, which is what the findings below "
+         "may describe; remove one of them or move their points so they agree (tether-cli check lists the "
+         "redundant and conflicting constraints at t = 0)\n";
   }
   if (const SubstepShortfall& u = s.substeps; u.steps > 0) {
     std::snprintf(buf, sizeof buf, "SUBSTEPS SHORT in %ld of %ld steps, from t = %.6g s to %.6g s: ", u.steps, s.steps,

@@ -70,6 +70,11 @@ struct RunSummary {
   std::vector<ConstraintSummary> constraints;
   ContactTrouble contacts;
   SubstepShortfall substeps;     // steps that needed more substeps than max_substeps allows
+  // constraints still apart at the end (past their assembly, more than kConflictGap) that the
+  // constraint analysis there finds conflicting: name and |D|; and the others redundant with them
+  std::vector<std::pair<std::string, double>> conflicting;
+  std::vector<std::string> conflictPartners;
+  double conflictAt = 0.0;       // s: when they were analysed (the end of the run)
   double maxDeviationAfterAssembly() const;  // -1 when no constraint was measured after its assembly
 };
 

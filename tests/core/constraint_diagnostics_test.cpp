@@ -1,5 +1,7 @@
 // core/constraint_diagnostics.cpp: rank, redundant and conflicting constraints, as check and
 // the GUI report them.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "core/constraint_system.h"
@@ -63,6 +65,16 @@ TEST(Diagnostics, RankAnalysisIsPerGroupOfJoinedConstraints) {
   EXPECT_TRUE(r.conflicting.empty());
 }
 
+// a crank pinned at one end, its other end driven round a circle of its length
+Scene drivenCrank() {
+  return sceneFromJson(R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "crank", "type": "rod", "ends": [[0, 0, 1], [0.3, 0, 1]], "radius": 0.02}],
+    "nails": [{"name": "pivot", "position": [0, 0, 1]}],
+    "paths": [{"name": "drive", "type": "circle", "center": [0, 0, 1], "normal": [0, 1, 0], "radius": 0.3, "period": 2}],
+    "constraints": [{"name": "pin", "type": "point_to_nail", "point": "crank.end1", "nail": "pivot"},
+                    {"name": "drive_c", "type": "point_to_path", "point": "crank.end2", "path": "drive"}]})");
+}
+
 // Redundant but consistent: a crank pinned at one end, its other end driven round a circle of
 // its own length about the pin (point-to-path), default settings (semi-implicit Euler with
 // projection). The pin and the drive both hold the crank's length, so M has rank 5 of 6, and
@@ -70,12 +82,7 @@ TEST(Diagnostics, RankAnalysisIsPerGroupOfJoinedConstraints) {
 // out the path's acceleration, half of Omega^2 R stood between the two radial rows, and check
 // called this working crank "conflicting".)
 TEST(Diagnostics, ADrivenCrankIsRedundantNotConflicting) {
-  const Scene s = sceneFromJson(R"({"format": "tether-scene", "version": 1,
-    "bodies": [{"name": "crank", "type": "rod", "ends": [[0, 0, 1], [0.3, 0, 1]], "radius": 0.02}],
-    "nails": [{"name": "pivot", "position": [0, 0, 1]}],
-    "paths": [{"name": "drive", "type": "circle", "center": [0, 0, 1], "normal": [0, 1, 0], "radius": 0.3, "period": 2}],
-    "constraints": [{"name": "pin", "type": "point_to_nail", "point": "crank.end1", "nail": "pivot"},
-                    {"name": "drive_c", "type": "point_to_path", "point": "crank.end2", "path": "drive"}]})");
+  const Scene s = drivenCrank();
   const CheckReport r = checkScene(s);
   EXPECT_EQ(r.rank, 5);
   EXPECT_EQ(r.redundant, (std::vector<std::string>{"pin", "drive_c"}));
@@ -88,9 +95,8 @@ TEST(Diagnostics, ADrivenCrankIsRedundantNotConflicting) {
   EXPECT_LT(sim->context().system.report().residual, 1e-6);
 }
 
-// Over-constrained: one point, two nails 0.4 m apart. No force meets both; least squares
-// settles the body between them, finite, and the conflict is reported.
-TEST(Diagnostics, OverConstrainedSettlesBetweenAndReportsConflict) {
+// one point held to two nails 0.4 m apart, no gravity
+Scene pointBetweenTwoNails() {
   Scene s = test::paperScene();
   s.settings.dt = 1e-3;
   s.settings.gravityOn = false;
@@ -99,6 +105,13 @@ TEST(Diagnostics, OverConstrainedSettlesBetweenAndReportsConflict) {
   s.nails.push_back({"n2", Vec3(0.2, 0, 0)});
   s.constraints.push_back(test::pointToNail("c1", pt("ball", "center"), "n1"));
   s.constraints.push_back(test::pointToNail("c2", pt("ball", "center"), "n2"));
+  return s;
+}
+
+// Over-constrained: one point, two nails 0.4 m apart. No force meets both; least squares
+// settles the body between them, finite, and the conflict is reported.
+TEST(Diagnostics, OverConstrainedSettlesBetweenAndReportsConflict) {
+  Scene s = pointBetweenTwoNails();
   auto sim = test::simulate(s);
   ASSERT_TRUE(sim->advanceTo(5.0).ok);
   const BodyState& b = sim->state().bodies[0];
@@ -110,6 +123,55 @@ TEST(Diagnostics, OverConstrainedSettlesBetweenAndReportsConflict) {
   EXPECT_TRUE(sys.forces().allFinite());
   const ConflictReport c = sys.conflicts();
   EXPECT_EQ(c.conflicting.size(), 2u);
+}
+
+// tether-cli run names a conflict that shows only as constraints left apart: the analysis at the
+// end of the run names the ones apart and what they are redundant with (a helper's gyroscope: its
+// axle welded to the wheel by a hinge and by a point pair 2.5 cm apart, said only as a light link
+// whipping); two nails at one place (they agree) and a driven crank (redundant, held) name none.
+TEST(Diagnostics, ARunEndingWithConstraintsApartNamesTheConflict) {
+  Scene s = pointBetweenTwoNails();
+  RunOptions opt;
+  opt.until = 3.0;
+  const RunSummary r = runScene(s, opt);
+  ASSERT_EQ(r.conflicting.size(), 2u);
+  EXPECT_EQ(r.conflicting[0].first, "c1");
+  EXPECT_NEAR(r.conflicting[0].second, 0.2, 1e-6);  // each 0.2 m from its nail, midway
+  EXPECT_EQ(r.conflicting[1].first, "c2");
+  EXPECT_TRUE(r.conflictPartners.empty());
+  const std::string text = formatSummary(r);
+  EXPECT_NE(text.find("CONFLICTING at t = 3 s: c1 (0.2 apart), c2 (0.2 apart) cannot hold"), std::string::npos) << text;
+
+  const Scene gyroscope = sceneFromJson(R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "axle", "type": "rod", "radius": 0.004, "density": 7800, "ends": [[0, 0, 1.5], [0.25, 0, 1.5]],
+                "angular_velocity": [300, 0, 0], "points": {"rim": [0.1, 0, 0.05]}},
+               {"name": "wheel", "type": "torus", "major_radius": 0.1, "minor_radius": 0.015, "density": 8500,
+                "position": [0.2, 0, 1.5], "orientation": {"axis": [0, 1, 0], "angle_deg": 90}, "angular_velocity": [300, 0, 0]}],
+    "nails": [{"name": "stand", "position": [0, 0, 1.5]}],
+    "constraints": [{"name": "tip", "type": "point_to_nail", "point": "axle.end1", "nail": "stand"},
+                    {"name": "weld_axis", "type": "hinge", "a": "axle.center", "b": {"body": "wheel", "local": [0, 0, -0.075]},
+                     "axis_a": [0, 0, 1], "axis_b": [0, 0, 1]},
+                    {"name": "weld_lock", "type": "point_to_point", "a": "axle.rim", "b": "wheel.east"}]})");
+  RunOptions two = opt;
+  two.until = 2.0;  // the welds count as assembled from 1.5 s
+  const RunSummary g = runScene(gyroscope, two);
+  ASSERT_EQ(g.conflicting.size(), 1u) << formatSummary(g);
+  EXPECT_EQ(g.conflicting[0].first, "weld_lock");
+  EXPECT_NEAR(g.conflicting[0].second, 0.025, 1e-3);
+  EXPECT_NE(std::find(g.conflictPartners.begin(), g.conflictPartners.end(), "weld_axis"), g.conflictPartners.end());
+  EXPECT_NE(formatSummary(g).find("CONFLICTING at t = 2 s: weld_lock (0.025 apart) cannot hold together with the other "
+                                  "constraints on its bodies (redundant with "),
+            std::string::npos)
+      << formatSummary(g);
+
+  // one nail moved onto the other: they agree, nothing is said
+  s.nails[1].position = s.nails[0].position;
+  EXPECT_TRUE(runScene(s, opt).conflicting.empty());
+  // the driven crank: redundant, held
+  const Scene crank = drivenCrank();
+  const RunSummary c = runScene(crank, opt);
+  EXPECT_TRUE(c.conflicting.empty()) << formatSummary(c);
+  EXPECT_EQ(formatSummary(c).find("CONFLICTING"), std::string::npos);
 }
 
 }  // namespace
