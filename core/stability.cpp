@@ -20,6 +20,7 @@
 #include "core/constraints/point_to_point.h"
 #include "core/path.h"
 #include "core/scene_edit.h"
+#include "core/validate.h"
 
 // Derivations. Every part is the oscillator x'' + gamma x' + omega2 x = 0, stepped with h.
 //
@@ -194,6 +195,7 @@ struct Finding {
   StabilitySeverity severity;
   std::string field;  // "tau", "stiffness", ...: the place is the object's place + "." + field
   std::string text;   // after "place: "
+  double rate = 0.0;  // "substeps": the oscillation's omega (rad/s)
 };
 
 class Checker {
@@ -211,9 +213,15 @@ class Checker {
   std::vector<StabilityWarning> run() {
     checkDt();
     checkFeedback();
+    // (a spring past the phase per substep that max_substeps allows: said once, of the fastest,
+    // at the setting that would cure it, as a run names its fastest spring)
+    Finding fastest{StabilitySeverity::Warn, "", "", 0.0};
     for (size_t i = 0; i < m_s.forces.size(); ++i)
-      for (Finding& f : checkForce(m_s.forces[i]))
-        add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
+      for (Finding& f : checkForce(m_s.forces[i])) {
+        if (f.field != "substeps") add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
+        else if (f.rate > fastest.rate) fastest = std::move(f);
+      }
+    if (fastest.rate > 0.0) add("settings.max_substeps", fastest.severity, std::move(fastest.text));
     checkEvents();
     checkDrives();
     checkReach();
@@ -234,13 +242,16 @@ class Checker {
   std::string stepText(double h) const {
     return h < m_h ? dtText() + " in " + num(std::round(m_h / h)) + " substeps" : dtText();
   }
+  // The phase a fixed-step integrator lets a spring advance per substep (Simulation::m_springPhase).
+  double springPhase() const {
+    return m_int == IntegratorKind::RK4 ? stability::kSubstepTurnRK4 : stability::kSubstepSpringPhaseEuler;
+  }
   // The (sub)step of a fixed-step integrator for an oscillation at omega (see checkOscillator).
   double springStep(double omega) const {
     if (rk45()) return m_h;
-    const double turn = m_int == IntegratorKind::RK4 ? stability::kSubstepTurnRK4 : stability::kSubstepTurnEuler;
     const int maxN = std::max(1, m_st.maxSubsteps);
     int n = 1;
-    while (n < maxN && m_h * omega > n * turn) n = std::min(2 * n, maxN);
+    while (n < maxN && m_h * omega > n * springPhase()) n = std::min(2 * n, maxN);
     return m_h / n;
   }
 
@@ -470,6 +481,21 @@ class Checker {
                      desc + " oscillates with a period of " + lim(2.0 * M_PI / omega) + " s, fewer than " +
                          num(stability::kStepsPerPeriod) + " time steps (" + stepText(h) +
                          "): poorly resolved, its motion and energy come out wrong; " + kFix});
+    // Stable and resolved, but past the phase per substep the step follows closely at the
+    // ceiling of max_substeps: the run would say SUBSTEPS SHORT for it from the first step (a
+    // helper's 20 g bead between two 20 000 N/m springs, dt omega = 1.0 a spring: 0.016 rad in
+    // each of 64 substeps, its energy swinging by ~1.5 %, said by check only once run).
+    else if (h * omega > springPhase() * (1.0 + kGrowthTolerance)) {
+      int needed = 1;
+      while (m_h * omega > needed * springPhase()) needed *= 2;
+      std::string fix = needed <= Limits::kMaxSubsteps ? "set max_substeps to " + std::to_string(needed) + ", or " : "";
+      out.push_back({StabilitySeverity::Warn, "substeps",
+                     desc + " advances " + lim(h * omega) + " rad of its oscillation per substep (" + stepText(h) +
+                         ", the most max_substeps allows), past the " + num(springPhase()) +
+                         " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " +
+                         fix + "lower dt to " + lim(springPhase() * std::max(1, m_st.maxSubsteps) / omega) + " s",
+                     omega});
+    }
     if (h * gamma > stability::kDampingPerStep)
       out.push_back({StabilitySeverity::Warn, "damping",
                      desc + " damps within one time step (dt c/" + u.sym + " = " + lim(h * gamma) + " at " + stepText(h) +

@@ -2,6 +2,7 @@
 // below and just above each limit, and the words of the warnings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -431,6 +432,48 @@ TEST(Stability, WarningsStartJustPastTheirThresholds) {
   }
   expectEdge(pendulum(IntegratorKind::RK45, h / 1000 / in), pendulum(IntegratorKind::RK45, h / 1000 / past),
              "constraints[0].tau", IntegratorKind::RK45);
+}
+
+// A spring the substeps cannot follow closely at the ceiling of max_substeps (semi-implicit
+// Euler: 0.01 rad of its phase per substep; RK4: 0.05) is said before the run, at the setting,
+// in the words and numbers a run's SUBSTEPS SHORT uses (a helper's bead between two stiff springs,
+// dt omega = 1.0, warned of only once run); just inside, neither says a word.
+TEST(Stability, ASpringPastTheSubstepsCeilingIsSaidAsTheRunSaysIt) {
+  for (IntegratorKind k : {IntegratorKind::SemiImplicitEuler, IntegratorKind::RK4}) {
+    const double phase = k == IntegratorKind::RK4 ? 0.05 : 0.01;
+    for (double over : {0.99, 1.01}) {
+      Scene s = sphereOnSpring(k, 64 * phase * over);
+      s.settings.maxSubsteps = 64;
+      const auto ws = stabilityWarnings(s);
+      const StabilityWarning* w = find(ws, "settings.max_substeps");
+      RunOptions opt;
+      opt.until = 0.05;
+      const RunSummary r = runScene(s, opt);
+      if (over < 1.0) {
+        EXPECT_FALSE(w) << toString(k) << " " << w->message;
+        EXPECT_EQ(r.substeps.steps, 0) << toString(k);
+        continue;
+      }
+      ASSERT_TRUE(w) << toString(k);
+      EXPECT_EQ(w->severity, StabilitySeverity::Warn);
+      EXPECT_FALSE(find(ws, "forces[0].stiffness")) << toString(k);  // stable and resolved
+      EXPECT_EQ(r.substeps.steps, 50) << toString(k);
+      // the same fix as the run's
+      const size_t fix = r.substeps.first.find("set max_substeps to 128, or lower dt to ");
+      ASSERT_NE(fix, std::string::npos) << r.substeps.first;
+      EXPECT_NE(w->message.find(r.substeps.first.substr(fix)), std::string::npos)
+          << w->message << "\n" << r.substeps.first;
+      EXPECT_NE(w->message.find("spring \"spring\""), std::string::npos) << w->message;
+    }
+  }
+  // two springs: the fastest, once
+  Scene s = sphereOnSpring(IntegratorKind::SemiImplicitEuler, 1.0);
+  s.settings.maxSubsteps = 64;
+  s.forces.push_back(test::springToNail("softer", "anchor", pt("ball", "center"), s.forces[0].stiffness / 4));
+  s.forces.push_back(test::springToNail("stiffer", "anchor", pt("ball", "center"), s.forces[0].stiffness * 2));
+  const auto ws = stabilityWarnings(s);
+  ASSERT_EQ(std::count_if(ws.begin(), ws.end(), [](const StabilityWarning& w) { return w.place == "settings.max_substeps"; }), 1);
+  EXPECT_NE(find(ws, "settings.max_substeps")->message.find("spring \"stiffer\""), std::string::npos);
 }
 
 TEST(Stability, Rk45NeverDivergesAndWarnsOnlyForExtremes) {
