@@ -35,13 +35,28 @@ namespace {
 constexpr int kOk = 0, kBadInput = 2, kDiverged = 3, kOutputFailed = 4, kOutOfMemory = 5, kInterrupted = 130;
 
 std::atomic<bool> g_interrupt{false};
-// The first Ctrl+C asks the run to end after the step under way (with the CSV and summary);
-// SA_RESETHAND makes a second one end the process at once, for a step that takes too long.
-extern "C" void onInterrupt(int) { g_interrupt = true; }
+std::atomic<long long> g_interruptAt{0};  // ns, CLOCK_MONOTONIC: when the first came
+// The first Ctrl+C asks the run to end after the step under way (with the CSV and summary); a
+// second one ends the process at once, for a step that takes too long, unless it came within
+// half a second of the first: `timeout -s INT` signals the run and then its process group, two
+// at once, and a run stopped so printed no summary. (clock_gettime, signal and raise are
+// async-signal-safe.)
+extern "C" void onInterrupt(int) {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  const long long now = static_cast<long long>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec;
+  if (!g_interrupt.exchange(true)) {
+    g_interruptAt = now;
+    return;
+  }
+  if (now - g_interruptAt > 500'000'000LL) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+}
 void catchInterrupt() {
   struct sigaction sa{};
   sa.sa_handler = onInterrupt;
-  sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
 }
