@@ -1,6 +1,7 @@
 #include "core/headless.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <set>
 #include <cinttypes>
@@ -63,6 +64,13 @@ double RunSummary::maxDeviationAfterAssembly() const {
   double m = -1.0;
   for (const auto& c : constraints) m = std::max(m, c.maxDeviation);
   return m;
+}
+
+// a time as the summary prints times (6 significant digits, no trailing zeros)
+static std::string timeText(double t) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", t);
+  return b;
 }
 
 RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
@@ -154,7 +162,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       out.outputFailed = true;
       out.failedOutput = os;
       out.message = std::string(os == opt.csv ? "writing the CSV" : "writing the energy CSV") + " failed at t = " +
-                    std::to_string(sim.state().t) + " s (disk full?)";
+                    timeText(sim.state().t) + " s (disk full?)";
       return true;
     }
     return false;
@@ -163,7 +171,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   auto stopAsked = [&]() {
     if (!opt.progress || opt.progress(sim.state().t, until)) return false;
     out.interrupted = true;
-    out.message = "interrupted at t = " + std::to_string(sim.state().t) + " s";
+    out.message = "interrupted at t = " + timeText(sim.state().t) + " s";
     return true;
   };
   csvFailed();  // the header and the rows at t = 0
@@ -212,13 +220,19 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       sim.deviations(dev);
       out.conflictAt = sim.state().t;
       auto named = [&](const std::string& n) {
-        return std::find_if(out.conflicting.begin(), out.conflicting.end(), [&](const auto& e) { return e.first == n; });
+        return std::find_if(out.conflicting.begin(), out.conflicting.end(), [&](const auto& e) { return e.name == n; });
       };
       for (int j : c.conflicting) {
         if (out.constraints[size_t(j)].maxDeviation < 0.0 || !(dev[size_t(j)] > kConflictGap)) continue;
         const std::string& n = model->constraintNames[size_t(j)];
-        if (auto e = named(n); e != out.conflicting.end()) e->second = std::max(e->second, dev[size_t(j)]);
-        else out.conflicting.emplace_back(n, dev[size_t(j)]);
+        auto e = named(n);
+        if (e == out.conflicting.end()) e = out.conflicting.insert(e, {n});
+        // the part's unit (core/constraint_type.h, DeviationPart): metres or a turn
+        const int def = model->constraintDef[size_t(j)];
+        const auto& parts = scene.constraints[size_t(def)].type().deviations;
+        const size_t part = size_t(j - model->constraintParts[size_t(def)].first);
+        double& d = part < parts.size() && std::string(parts[part].unit) == "rad" ? e->tilt : e->distance;
+        d = std::max(d, dev[size_t(j)]);
       }
       if (!out.conflicting.empty())
         for (int j : c.redundant) {
@@ -294,8 +308,17 @@ std::string formatSummary(const RunSummary& s) {
     std::snprintf(buf, sizeof buf, "CONFLICTING at t = %.6g s: ", s.conflictAt);
     o << buf;
     for (size_t i = 0; i < s.conflicting.size(); ++i) {
-      std::snprintf(buf, sizeof buf, "%s (%.3g apart)", s.conflicting[i].first.c_str(), s.conflicting[i].second);
-      o << (i ? ", " : "") << buf;
+      const RunSummary::Apart& a = s.conflicting[i];
+      o << (i ? ", " : "") << a.name << " (";
+      if (a.distance >= 0.0) {
+        std::snprintf(buf, sizeof buf, "%.3g m apart", a.distance);
+        o << buf << (a.tilt >= 0.0 ? ", " : "");
+      }
+      if (a.tilt >= 0.0) {  // |D| = 2 tan(theta/2)
+        std::snprintf(buf, sizeof buf, "turned %.3g degrees off", 2.0 * std::atan(0.5 * a.tilt) * 180.0 / M_PI);
+        o << buf;
+      }
+      o << ")";
     }
     o << (s.conflicting.size() > 1 ? " cannot hold" : " cannot hold together with the other constraints on its bodies");
     if (!s.conflictPartners.empty()) {
@@ -303,9 +326,9 @@ std::string formatSummary(const RunSummary& s) {
       for (size_t i = 0; i < s.conflictPartners.size(); ++i) o << (i ? ", " : "") << s.conflictPartners[i];
       o << ")";
     }
-    o << ": the constraint forces split the difference and strain the bodies, which is what the findings below "
-         "may describe; remove one of them or move their points so they agree (tether-cli check lists the "
-         "redundant and conflicting constraints at t = 0)\n";
+    o << ": no pose meets them all, so the solver holds what it can, leaves the rest apart and strains the "
+         "bodies (which may be all that other findings see); remove one of them or move their points so they "
+         "agree (tether-cli check lists the redundant and conflicting constraints at t = 0)\n";
   }
   if (const SubstepShortfall& u = s.substeps; u.steps > 0) {
     std::snprintf(buf, sizeof buf, "SUBSTEPS SHORT in %ld of %ld steps, from t = %.6g s to %.6g s: ", u.steps, s.steps,
@@ -425,8 +448,8 @@ CheckReport checkScene(const Scene& scene) {
 
 std::string formatCheck(const CheckReport& r) {
   std::ostringstream o;
-  o << "scene ok: " << r.bodies << " bodies, " << r.constraints << " constraints (" << r.activeConstraints
-    << " active at t = 0)\n";
+  o << "scene ok: " << r.bodies << (r.bodies == 1 ? " body, " : " bodies, ") << r.constraints
+    << (r.constraints == 1 ? " constraint (" : " constraints (") << r.activeConstraints << " active at t = 0)\n";
   o << "constraint system at t = 0: " << r.rows << " x " << r.cols << ", rank " << r.rank;
   if (r.unanalysedRows > 0)
     o << " of the " << r.rows - r.unanalysedRows << " rows analysed (" << r.unanalysedRows

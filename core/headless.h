@@ -71,8 +71,13 @@ struct RunSummary {
   ContactTrouble contacts;
   SubstepShortfall substeps;     // steps that needed more substeps than max_substeps allows
   // constraints still apart at the end (past their assembly, more than kConflictGap) that the
-  // constraint analysis there finds conflicting: name and |D|; and the others redundant with them
-  std::vector<std::pair<std::string, double>> conflicting;
+  // constraint analysis there finds conflicting, and the others redundant with them
+  struct Apart {
+    std::string name;
+    double distance = -1.0;  // m: the largest |D| of its parts in metres; -1 none apart
+    double tilt = -1.0;      // the largest of its turning parts' |D| = 2 tan(theta/2); -1 none apart
+  };
+  std::vector<Apart> conflicting;
   std::vector<std::string> conflictPartners;
   double conflictAt = 0.0;       // s: when they were analysed (the end of the run)
   double maxDeviationAfterAssembly() const;  // -1 when no constraint was measured after its assembly

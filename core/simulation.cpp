@@ -472,7 +472,7 @@ void Simulation::noteShortfall(double over, int body, int row, int spring, doubl
   int needed = n;
   while (needed < n * over && needed < 1 << 30) needed *= 2;
   if (needed <= Limits::kMaxSubsteps) o << "set max_substeps to " << needed << ", or ";
-  o << "lower dt to " << m.settings.dt / over << " s";
+  o << "lower dt to " << stability::roundDown3(m.settings.dt / over) << " s";  // (at it, it would be said again)
   s.atWorst = o.str();
   if (s.first.empty()) s.first = s.atWorst;
 }

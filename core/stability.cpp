@@ -138,6 +138,14 @@ double growthPerStep(IntegratorKind integrator, Treatment treatment, double h, d
 
 }  // namespace stability
 
+namespace stability {
+// (the nudges keep a v that is already at 3 digits, 4.19, from going up to 4.2, and a 0.0004
+// computed as 0.000399999... from going down to 0.000399)
+static double digitsOf(double v) { return std::pow(10.0, 2 - std::floor(std::log10(v))); }
+double roundDown3(double v) { return std::floor(v * digitsOf(v) * (1.0 + 1e-12)) / digitsOf(v); }
+double roundUp3(double v) { return std::ceil(v * digitsOf(v) * (1.0 - 1e-12)) / digitsOf(v); }
+}  // namespace stability
+
 namespace {
 
 using stability::Treatment;
@@ -154,12 +162,8 @@ std::string lim(double v) {  // a computed limit or fix
   std::snprintf(b, sizeof b, "%.3g", v);
   return b;
 }
-// v > 0 at the 3 significant digits lim() shows, rounded the safe way for a fix (a tau printed as
-// 0.0239 for 0.02387 would be warned of again): down for an upper bound, up for a lower one (the
-// nudge keeps a v that is already at 3 digits, 4.19, from going up to 4.2)
-double digitsOf(double v) { return std::pow(10.0, 2 - std::floor(std::log10(v))); }
-double roundDown3(double v) { return std::floor(v * digitsOf(v)) / digitsOf(v); }
-double roundUp3(double v) { return std::ceil(v * digitsOf(v) * (1.0 - 1e-12)) / digitsOf(v); }
+using stability::roundDown3;
+using stability::roundUp3;
 
 // The integrator that actually steps: sequential impulses always step with semi-implicit Euler.
 IntegratorKind stepper(const Settings& s) {
@@ -493,7 +497,7 @@ class Checker {
                      desc + " advances " + lim(h * omega) + " rad of its oscillation per substep (" + stepText(h) +
                          ", the most max_substeps allows), past the " + num(springPhase()) +
                          " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " +
-                         fix + "lower dt to " + lim(springPhase() * std::max(1, m_st.maxSubsteps) / omega) + " s",
+                         fix + "lower dt to " + lim(roundDown3(springPhase() * std::max(1, m_st.maxSubsteps) / omega)) + " s",
                      omega});
     }
     if (h * gamma > stability::kDampingPerStep)

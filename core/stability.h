@@ -63,6 +63,12 @@ std::optional<CrankDrive> crankDrive(const Scene& scene, size_t i);
 
 namespace stability {
 
+// v > 0 at 3 significant digits (as the warnings print their fixes), rounded the safe way for a
+// fix (a tau printed as 0.0239 for 0.02387 would be warned of again): down for an upper bound,
+// up for a lower one.
+double roundDown3(double v);
+double roundUp3(double v);
+
 // h / tau beyond which semi-implicit Euler's velocity-level tau feedback grows: 2 + 2 sqrt(2).
 inline constexpr double kEulerTauLimit = 4.82842712474619;
 // h |lambda| beyond which RK4 grows on a real decaying mode lambda < 0: the real root of

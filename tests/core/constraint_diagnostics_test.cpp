@@ -135,12 +135,13 @@ TEST(Diagnostics, ARunEndingWithConstraintsApartNamesTheConflict) {
   opt.until = 3.0;
   const RunSummary r = runScene(s, opt);
   ASSERT_EQ(r.conflicting.size(), 2u);
-  EXPECT_EQ(r.conflicting[0].first, "c1");
-  EXPECT_NEAR(r.conflicting[0].second, 0.2, 1e-6);  // each 0.2 m from its nail, midway
-  EXPECT_EQ(r.conflicting[1].first, "c2");
+  EXPECT_EQ(r.conflicting[0].name, "c1");
+  EXPECT_NEAR(r.conflicting[0].distance, 0.2, 1e-6);  // each 0.2 m from its nail, midway
+  EXPECT_EQ(r.conflicting[0].tilt, -1.0);
+  EXPECT_EQ(r.conflicting[1].name, "c2");
   EXPECT_TRUE(r.conflictPartners.empty());
   const std::string text = formatSummary(r);
-  EXPECT_NE(text.find("CONFLICTING at t = 3 s: c1 (0.2 apart), c2 (0.2 apart) cannot hold"), std::string::npos) << text;
+  EXPECT_NE(text.find("CONFLICTING at t = 3 s: c1 (0.2 m apart), c2 (0.2 m apart) cannot hold"), std::string::npos) << text;
 
   const Scene gyroscope = sceneFromJson(R"({"format": "tether-scene", "version": 1,
     "bodies": [{"name": "axle", "type": "rod", "radius": 0.004, "density": 7800, "ends": [[0, 0, 1.5], [0.25, 0, 1.5]],
@@ -156,13 +157,27 @@ TEST(Diagnostics, ARunEndingWithConstraintsApartNamesTheConflict) {
   two.until = 2.0;  // the welds count as assembled from 1.5 s
   const RunSummary g = runScene(gyroscope, two);
   ASSERT_EQ(g.conflicting.size(), 1u) << formatSummary(g);
-  EXPECT_EQ(g.conflicting[0].first, "weld_lock");
-  EXPECT_NEAR(g.conflicting[0].second, 0.025, 1e-3);
+  EXPECT_EQ(g.conflicting[0].name, "weld_lock");
+  EXPECT_NEAR(g.conflicting[0].distance, 0.025, 1e-3);
   EXPECT_NE(std::find(g.conflictPartners.begin(), g.conflictPartners.end(), "weld_axis"), g.conflictPartners.end());
-  EXPECT_NE(formatSummary(g).find("CONFLICTING at t = 2 s: weld_lock (0.025 apart) cannot hold together with the other "
+  EXPECT_NE(formatSummary(g).find("CONFLICTING at t = 2 s: weld_lock (0.025 m apart) cannot hold together with the other "
                                   "constraints on its bodies (redundant with "),
             std::string::npos)
       << formatSummary(g);
+
+  // a turn is said as the angle: a door on a vertical hinge told to point its width up
+  const Scene door = sceneFromJson(R"({"format": "tether-scene", "version": 1,
+    "bodies": [{"name": "post", "type": "box", "size": [0.1, 0.1, 2], "position": [0, 0, 1], "fixed": true},
+               {"name": "door", "type": "box", "size": [1, 0.05, 1.8], "position": [0.55, 0, 1]}],
+    "constraints": [{"name": "hinge", "type": "hinge", "a": "post.right", "b": {"body": "door", "local": [-0.5, 0, 0]},
+                     "axis_a": [0, 0, 1], "axis_b": [0, 0, 1]},
+                    {"name": "face_up", "type": "orientation", "body": "door", "axis": [1, 0, 0], "direction": [0, 0, 1]}]})");
+  const RunSummary d = runScene(door, two);
+  ASSERT_EQ(d.conflicting.size(), 1u) << formatSummary(d);
+  EXPECT_NE(formatSummary(d).find("CONFLICTING at t = 2 s: face_up (turned 90 degrees off) cannot hold together with "
+                                  "the other constraints on its bodies (redundant with hinge)"),
+            std::string::npos)
+      << formatSummary(d);
 
   // one nail moved onto the other: they agree, nothing is said
   s.nails[1].position = s.nails[0].position;

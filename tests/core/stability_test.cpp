@@ -464,6 +464,12 @@ TEST(Stability, ASpringPastTheSubstepsCeilingIsSaidAsTheRunSaysIt) {
       EXPECT_NE(w->message.find(r.substeps.first.substr(fix)), std::string::npos)
           << w->message << "\n" << r.substeps.first;
       EXPECT_NE(w->message.find("spring \"spring\""), std::string::npos) << w->message;
+      // and the dt it gives (rounded down) is enough for both
+      Scene fixed = s;
+      fixed.settings.dt = std::stod(w->message.substr(w->message.find("lower dt to ") + 12));
+      EXPECT_LT(fixed.settings.dt, s.settings.dt);
+      EXPECT_FALSE(find(stabilityWarnings(fixed), "settings.max_substeps")) << fixed.settings.dt;
+      EXPECT_EQ(runScene(fixed, opt).substeps.steps, 0) << fixed.settings.dt;
     }
   }
   // two springs: the fastest, once
