@@ -145,8 +145,9 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
 }
 
 // A spring of stiffness k between points of mobility mu_a, mu_b (the acceleration of a point per
-// unit force along the spring's line, free bodies) oscillates at omega^2 = k (mu_a + mu_b);
-// constraints only add inertia, so this bounds the rate from above. A body point at r from
+// unit force along the spring's line, free bodies) oscillates alone at omega^2 = k (mu_a + mu_b),
+// with others on the same bodies up to stability::elasticRates' bound; constraints only add
+// inertia, so these bound the rate from above. A body point at r from
 // the centre of mass has the mobility matrix K (pointMobility: dv = K f for an impulse f at the
 // point) in body axes (I diagonal there, r constant), and the largest eigenvalue of K bounds the
 // mobility along any line. A torsion spring's torque is about n = a x b, perpendicular to the
@@ -169,24 +170,39 @@ void Simulation::computeForceMobility() {
     const Mat3 P = Mat3::Identity() - axis * axis.transpose();
     return largestEigen(P * b.invInertia.asDiagonal() * P);
   };
-  m_forceMobility.assign(m.forces.size(), 0.0);
+  auto bodyOf = [&](const Anchor& a) { return a.kind == Anchor::Kind::Body ? a.index : -1; };
+  m_elastic.assign(m.forces.size(), stability::Elastic{});
+  m_springs.clear();
   for (size_t i = 0; i < m.forces.size(); ++i) {
     const ForceModel& f = m.forces[i];
-    if (f.kind == ForceKind::Spring) m_forceMobility[i] = endMobility(f.a) + endMobility(f.b);
-    else if (f.kind == ForceKind::TorsionSpring)
-      m_forceMobility[i] = turnMobility(f.bodyA, f.axisA) + turnMobility(f.bodyB, f.axisB);
+    stability::Elastic& e = m_elastic[i];
+    if (f.kind == ForceKind::Spring) {
+      e.end[0] = {bodyOf(f.a), endMobility(f.a)};
+      e.end[1] = {bodyOf(f.b), endMobility(f.b)};
+    } else if (f.kind == ForceKind::TorsionSpring) {
+      e.end[0] = {f.bodyA, turnMobility(f.bodyA, f.axisA)};
+      e.end[1] = {f.bodyB, turnMobility(f.bodyB, f.axisB)};
+    } else {
+      continue;
+    }
+    if (e.end[0].mobility + e.end[1].mobility > 0.0) m_springs.push_back(int(i));
   }
 }
 
-// The fastest spring's angular frequency now (enabled springs at their current stiffness), rad/s.
+// The fastest spring's angular frequency now (enabled springs at their current stiffness, with
+// the springs that share their bodies: stability::elasticRates), rad/s; which: the spring whose
+// bound it is.
 double Simulation::fastestSpring(int* which) const {
+  if (m_springs.empty()) return 0.0;
+  for (int i : m_springs)
+    m_elastic[size_t(i)].stiffness = m_state.params.forceEnabled[size_t(i)] ? m_state.params.force[size_t(i)].stiffness : 0.0;
+  stability::elasticRates(m_elastic, m_model->bodies.size(), m_elasticRate2, m_elasticScratch);
   double rate2 = 0.0;
-  for (size_t i = 0; i < m_forceMobility.size(); ++i)
-    if (m_forceMobility[i] > 0.0 && m_state.params.forceEnabled[i])
-      if (const double r2 = m_state.params.force[i].stiffness * m_forceMobility[i]; r2 > rate2) {
-        rate2 = r2;
-        if (which) *which = int(i);
-      }
+  for (int i : m_springs)
+    if (m_elasticRate2[size_t(i)] > rate2) {
+      rate2 = m_elasticRate2[size_t(i)];
+      if (which) *which = i;
+    }
   return std::sqrt(rate2);
 }
 
@@ -456,7 +472,12 @@ void Simulation::noteShortfall(double over, int body, int row, int spring, doubl
   std::ostringstream o;
   o.precision(3);
   if (spring >= 0)
-    o << "spring \"" << m.forceNames[size_t(spring)] << "\" advanced " << perSubstep << " rad of its oscillation";
+  {
+    const stability::Elastic& e = m_elastic[size_t(spring)];
+    const bool alone = m_elasticRate2[size_t(spring)] <= e.stiffness * (e.end[0].mobility + e.end[1].mobility) * (1.0 + 1e-9);
+    o << "spring \"" << m.forceNames[size_t(spring)] << "\"" << (alone ? "" : " (with the springs that share its bodies)")
+      << " advanced " << perSubstep << " rad of its oscillation";
+  }
   else if (body >= 0 && whip)
     o << "the angular velocity of body \"" << m.bodyNames[size_t(body)] << "\", a light link whipping, turned "
       << perSubstep << " rad";
@@ -641,10 +662,15 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   if (worstC >= 0)
     o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)]
       << " before that step";
-  // constraints whose equations could not all be met where the step went (the last solve's least
-  // squares left them apart): a linkage driven past a dead point or beyond its reach, where no
-  // step size helps (a helper's offset slider-crank, which cannot turn a full revolution, was
-  // told to try a smaller dt)
+  // constraints whose equations could not all be met where the step went (the least squares
+  // leave them apart): a linkage driven past a dead point or beyond its reach, where no step size
+  // helps (a helper's offset slider-crank, which cannot turn a full revolution, was told to try a
+  // smaller dt). Analysed at the start of the step that ran away (still sane; the caller puts back
+  // the state and the memory a failed step changed): at its end, among speeds of 6e5 rad/s, the
+  // conflict showed or not with the last bits of the arithmetic.
+  m_packed = false;
+  m_ctx.rowsCurrent = false;
+  refresh();
   const ConflictReport conflict = m_ctx.system.conflicts();
   if (!conflict.conflicting.empty()) {
     o << "; the constraints";
@@ -666,6 +692,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     << " (tether-cli check names the settings past their stable bounds)";
   return o.str();
 }
+
 
 void Simulation::refresh() {
   m_ctx.system.setResidualReported(true);

@@ -11,6 +11,7 @@
 #include "core/contact.h"
 #include "core/dynamics.h"
 #include "core/model.h"
+#include "core/stability.h"
 
 namespace tether::core {
 
@@ -112,7 +113,11 @@ class Simulation {
   SubstepShortfall m_shortfall;
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
   // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
-  std::vector<double> m_forceMobility;
+  // the elastic forces as the substeps count them (computeForceMobility; the stiffness set by
+  // fastestSpring), the springs among the forces, and fastestSpring's scratch
+  mutable std::vector<stability::Elastic> m_elastic;
+  std::vector<int> m_springs;
+  mutable std::vector<double> m_elasticRate2, m_elasticScratch;
   std::vector<int> m_turningRows;  // constraints whose rows turn on their own (Constraint::rowsTurnOnTheirOwn)
   std::vector<int> m_velocityRows;  // velocity constraints (Constraint::nonholonomic)
   // per body, what of its turn counts for the substeps (see the constructor): all of it; its

@@ -144,6 +144,41 @@ namespace stability {
 static double digitsOf(double v) { return std::pow(10.0, 2 - std::floor(std::log10(v))); }
 double roundDown3(double v) { return std::floor(v * digitsOf(v) * (1.0 + 1e-12)) / digitsOf(v); }
 double roundUp3(double v) { return std::ceil(v * digitsOf(v) * (1.0 - 1e-12)) / digitsOf(v); }
+
+// The elastic forces linearized about a pose: M x'' = -K x, K = sum_i k_i J_i^T J_i (J_i: the
+// gradient of force i's stretch or twist; their pre-stress and the constraints left out:
+// constraints only add inertia). The fastest omega^2 is the largest eigenvalue of
+// M^-1/2 K M^-1/2 = sum_i k_i g_i g_i^T, g_i = M^-1/2 J_i^T, whose nonzero eigenvalues are those of
+// the Gram matrix A_ij = sqrt(k_i k_j) g_i . g_j. By Gershgorin, lambda <= max_i sum_j |A_ij|.
+// g_i . g_j is a sum over the bodies both act on of g_i^b . g_j^b, each at most |g_i^b| |g_j^b|,
+// and |g_i^b|^2 = J_i^b M_b^-1 J_i^b^T is at most the end's largest mobility mu_i^b (an end
+// with both its points on one body: |g_i^b| <= sqrt(mu_a) + sqrt(mu_b)). With c_i^b = sqrt(k_i)
+// times the sum of sqrt(mu) of force i's ends on body b, and C_b = sum_j c_j^b,
+//   omega^2 <= max_i sum_b c_i^b C_b.
+// Alone on its bodies, a spring's bound is k (mu_a + mu_b), its omega^2 (exact for points on
+// their centre). n equal springs in parallel on one bead: n k / m, exact.
+void elasticRates(const std::vector<Elastic>& forces, size_t bodies, std::vector<double>& rate2,
+                  std::vector<double>& scratch) {
+  scratch.assign(bodies, 0.0);  // C_b
+  auto share = [](const Elastic& f, const ElasticEnd& e) { return std::sqrt(f.stiffness * e.mobility); };
+  for (const Elastic& f : forces) {
+    if (!(f.stiffness > 0.0)) continue;
+    for (const ElasticEnd& e : f.end)
+      if (e.body >= 0) scratch[size_t(e.body)] += share(f, e);
+  }
+  rate2.assign(forces.size(), 0.0);
+  for (size_t i = 0; i < forces.size(); ++i) {
+    const Elastic& f = forces[i];
+    if (!(f.stiffness > 0.0)) continue;
+    const ElasticEnd &a = f.end[0], &b = f.end[1];
+    if (a.body >= 0 && a.body == b.body) {
+      rate2[i] = (share(f, a) + share(f, b)) * scratch[size_t(a.body)];
+      continue;
+    }
+    for (const ElasticEnd& e : f.end)
+      if (e.body >= 0) rate2[i] += share(f, e) * scratch[size_t(e.body)];
+  }
+}
 }  // namespace stability
 
 namespace {
@@ -199,7 +234,6 @@ struct Finding {
   StabilitySeverity severity;
   std::string field;  // "tau", "stiffness", ...: the place is the object's place + "." + field
   std::string text;   // after "place: "
-  double rate = 0.0;  // "substeps": the oscillation's omega (rad/s)
 };
 
 class Checker {
@@ -217,15 +251,10 @@ class Checker {
   std::vector<StabilityWarning> run() {
     checkDt();
     checkFeedback();
-    // (a spring past the phase per substep that max_substeps allows: said once, of the fastest,
-    // at the setting that would cure it, as a run names its fastest spring)
-    Finding fastest{StabilitySeverity::Warn, "", "", 0.0};
     for (size_t i = 0; i < m_s.forces.size(); ++i)
-      for (Finding& f : checkForce(m_s.forces[i])) {
-        if (f.field != "substeps") add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
-        else if (f.rate > fastest.rate) fastest = std::move(f);
-      }
-    if (fastest.rate > 0.0) add("settings.max_substeps", fastest.severity, std::move(fastest.text));
+      for (Finding& f : checkForce(m_s.forces[i]))
+        add("forces[" + std::to_string(i) + "]." + f.field, f.severity, std::move(f.text));
+    checkSpringSubsteps();
     checkEvents();
     checkDrives();
     checkReach();
@@ -257,6 +286,69 @@ class Checker {
     int n = 1;
     while (n < maxN && m_h * omega > n * springPhase()) n = std::min(2 * n, maxN);
     return m_h / n;
+  }
+
+  // The springs past the phase per substep the step follows closely even at the ceiling of
+  // max_substeps, stable and resolved or not: the run would say SUBSTEPS SHORT from the first step
+  // (a helper's 20 g bead between two 20 000 N/m springs, dt omega = 1.0 a spring: 0.016 rad in
+  // each of 64 substeps, its energy swinging by ~1.5 %, said only once run). Said once, of the
+  // fastest by the run's own bound (stability::elasticRates: the ends' largest mobilities, the
+  // springs sharing a body together), at the setting that cures it, in the run's numbers.
+  void checkSpringSubsteps() {
+    if (rk45()) return;
+    std::vector<stability::Elastic> elastic(m_s.forces.size());
+    for (size_t i = 0; i < m_s.forces.size(); ++i) {
+      const ForceDef& f = m_s.forces[i];
+      stability::Elastic& e = elastic[i];
+      if (f.kind == ForceKind::Spring) {
+        const PointRef* ends[2] = {&f.a, &f.b};
+        for (int k = 0; k < 2; ++k) {
+          Vec3 at;
+          Mat3 K;
+          if (!end(*ends[k], at, K)) continue;
+          const auto b = m_bodies.find(ends[k]->body);
+          if (b == m_bodies.end() || !(K.trace() > 0.0)) continue;
+          e.end[k] = {b->second, Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff()};
+        }
+      } else if (f.kind == ForceKind::TorsionSpring) {
+        const std::string* names[2] = {&f.bodyA, &f.bodyB};
+        const Vec3* axes[2] = {&f.axisA, &f.axisB};
+        for (int k = 0; k < 2; ++k) {
+          const auto b = m_bodies.find(*names[k]);
+          if (b == m_bodies.end() || m_s.bodies[size_t(b->second)].fixed) continue;
+          const BodyDef& bd = m_s.bodies[size_t(b->second)];
+          const Vec3 a = bd.orientation.normalized() * axes[k]->normalized();
+          const Mat3 P = Mat3::Identity() - a * a.transpose();
+          e.end[k] = {b->second, Eigen::SelfAdjointEigenSolver<Mat3>(P * invInertiaWorld(bd) * P, Eigen::EigenvaluesOnly)
+                                     .eigenvalues()
+                                     .maxCoeff()};
+        }
+      } else {
+        continue;
+      }
+      if (f.enabled) e.stiffness = f.stiffness;
+    }
+    std::vector<double> rate2, scratch;
+    stability::elasticRates(elastic, m_s.bodies.size(), rate2, scratch);
+    const auto fastest = std::max_element(rate2.begin(), rate2.end());
+    if (fastest == rate2.end()) return;
+    const double omega = std::sqrt(*fastest), h = springStep(omega);
+    if (!(h * omega > springPhase() * (1.0 + kGrowthTolerance))) return;
+    const ForceDef& f = m_s.forces[size_t(fastest - rate2.begin())];
+    const stability::Elastic& e = elastic[size_t(fastest - rate2.begin())];
+    const bool alone = *fastest <= f.stiffness * (e.end[0].mobility + e.end[1].mobility) * (1.0 + 1e-9);
+    int needed = 1;
+    while (m_h * omega > needed * springPhase()) needed *= 2;
+    const std::string fix = needed <= Limits::kMaxSubsteps ? "set max_substeps to " + std::to_string(needed) + ", or " : "";
+    add("settings.max_substeps", StabilitySeverity::Warn,
+        std::string(f.kind == ForceKind::TorsionSpring ? "torsion spring \"" : "spring \"") + f.name + "\" (" + num(f.stiffness) +
+            (f.kind == ForceKind::TorsionSpring ? " N m/rad" : " N/m") +
+            (alone ? "" : ", with the springs that share its bodies") + ", oscillating at up to " +
+            (omega >= 1000.0 ? std::to_string(long(std::lround(omega))) : lim(omega)) +
+            " rad/s) advances " + lim(h * omega) + " rad of its oscillation per substep (" + stepText(h) +
+            ", the most max_substeps allows), past the " + num(springPhase()) +
+            " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " + fix +
+            "lower dt to " + lim(roundDown3(springPhase() * std::max(1, m_st.maxSubsteps) / omega)) + " s");
   }
 
   void checkDt() {
@@ -485,21 +577,6 @@ class Checker {
                      desc + " oscillates with a period of " + lim(2.0 * M_PI / omega) + " s, fewer than " +
                          num(stability::kStepsPerPeriod) + " time steps (" + stepText(h) +
                          "): poorly resolved, its motion and energy come out wrong; " + kFix});
-    // Stable and resolved, but past the phase per substep the step follows closely at the
-    // ceiling of max_substeps: the run would say SUBSTEPS SHORT for it from the first step (a
-    // helper's 20 g bead between two 20 000 N/m springs, dt omega = 1.0 a spring: 0.016 rad in
-    // each of 64 substeps, its energy swinging by ~1.5 %, said by check only once run).
-    else if (h * omega > springPhase() * (1.0 + kGrowthTolerance)) {
-      int needed = 1;
-      while (m_h * omega > needed * springPhase()) needed *= 2;
-      std::string fix = needed <= Limits::kMaxSubsteps ? "set max_substeps to " + std::to_string(needed) + ", or " : "";
-      out.push_back({StabilitySeverity::Warn, "substeps",
-                     desc + " advances " + lim(h * omega) + " rad of its oscillation per substep (" + stepText(h) +
-                         ", the most max_substeps allows), past the " + num(springPhase()) +
-                         " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " +
-                         fix + "lower dt to " + lim(roundDown3(springPhase() * std::max(1, m_st.maxSubsteps) / omega)) + " s",
-                     omega});
-    }
     if (h * gamma > stability::kDampingPerStep)
       out.push_back({StabilitySeverity::Warn, "damping",
                      desc + " damps within one time step (dt c/" + u.sym + " = " + lim(h * gamma) + " at " + stepText(h) +

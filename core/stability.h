@@ -136,6 +136,25 @@ double growthPerStep(IntegratorKind integrator, Treatment treatment, double h, d
 // false for it here: that switches its bound off.
 bool viscousDampingIsExplicit(IntegratorKind integrator, bool angular);
 
+// An elastic force (a spring, a torsion spring) as the substeps count it: its stiffness now (0:
+// off) and, at each of its two ends, the body it acts on (-1: a nail, a path, a fixed body) and
+// the end's largest mobility there (m/s^2 per N along any line for a spring, rad/s^2 per N m
+// about any axis its torque can take for a torsion spring).
+struct ElasticEnd {
+  int body = -1;
+  double mobility = 0.0;
+};
+struct Elastic {
+  double stiffness = 0.0;
+  ElasticEnd end[2];
+};
+// A bound on the fastest oscillation the elastic forces make together, omega^2 <= max_i
+// rate2[i], where force i's rate2 is its own omega^2 alone (k (mu_a + mu_b)) plus what the forces
+// that share a body with it add (four springs on one bead in parallel: twice one's omega). See
+// stability.cpp for the derivation. scratch: per body.
+void elasticRates(const std::vector<Elastic>& forces, size_t bodies, std::vector<double>& rate2,
+                  std::vector<double>& scratch);
+
 }  // namespace stability
 
 }  // namespace tether::core

@@ -44,7 +44,8 @@ std::string tempFile(const std::string& name, const std::string& text) {
 TEST(Cli, RunPrintsASummary) {
   const Result r = cli("run " + example("compound_pendulum") + " --until 2");
   EXPECT_EQ(r.code, 0) << r.out;
-  for (const char* s : {"steps: 2000", "final time: 2 s", "energy: start", "pin", "joint", "max |D| after assembly"})
+  for (const char* s : {"steps: 2000", "final time: 2 s", "energy: start", "energy range: lowest", "pin", "joint",
+                        "max |D| after assembly"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
 }
 

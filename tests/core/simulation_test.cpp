@@ -246,6 +246,42 @@ TEST(Simulation, AMotionFasterThanTheSubstepCeilingIsSaidWithTheFix) {
   }
 }
 
+// tether-cli run's energy range: the lowest and highest energy over the output steps, with when,
+// the same as the energy CSV's extremes (written every step); a ball on a spring stepped without
+// substeps swings about its shadow energy, past what the end's change shows.
+TEST(Simulation, TheRunSaysItsEnergyRangeAsTheEnergyCsvHasIt) {
+  Scene s;
+  s.settings.dt = 1e-3;
+  s.settings.maxSubsteps = 1;
+  s.settings.gravityOn = false;
+  s.nails.push_back({"anchor", Vec3::Zero()});
+  s.bodies.push_back(test::sphere("ball", Vec3(0.1, 0, 0)));
+  s.forces.push_back(test::springToNail("spring", "anchor", pt("ball", "center"), 4.19e3));  // h omega = 0.03
+  std::ostringstream csv;
+  RunOptions opt;
+  opt.until = 0.5;
+  opt.energyCsv = &csv;
+  const RunSummary r = runScene(s, opt);
+  std::istringstream in(csv.str());
+  std::string line;
+  std::getline(in, line);
+  double lo = INFINITY, hi = -INFINITY, loAt = 0, hiAt = 0;
+  while (std::getline(in, line)) {
+    double t, ke, g, sp, total;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf", &t, &ke, &g, &sp, &total), 5) << line;
+    if (total < lo) lo = total, loAt = t;
+    if (total > hi) hi = total, hiAt = t;
+  }
+  EXPECT_NEAR(r.energyLow, lo, 1e-9 * hi);  // (the CSV's 12 digits)
+  EXPECT_NEAR(r.energyHigh, hi, 1e-9 * hi);
+  EXPECT_NEAR(r.energyLowAt, loAt, 1e-12);
+  EXPECT_NEAR(r.energyHighAt, hiAt, 1e-12);
+  EXPECT_LT(r.energyLow, std::min(r.energyStart, r.energyEnd) - 1e-3 * r.energyStart);
+  EXPECT_GT(r.energyHigh - r.energyLow, 0.02 * r.energyStart);  // ~h omega of it
+  const std::string text = formatSummary(r);
+  EXPECT_NE(text.find("energy range: lowest "), std::string::npos) << text;
+}
+
 // tether-cli run --csv (runScene): a row at an event's time shows the state after the event, as
 // README says: a body created at 5 ms is in the rows from t = 0.005 on, one removed at 7 ms in
 // none from t = 0.007, and one created at t = 0 in the first rows.
