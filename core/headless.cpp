@@ -222,10 +222,10 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   // A constraint still apart at the end, long after its assembly, is most often one the others
   // will not let hold: two welds on one pair of bodies that disagree, a point held in two places.
   // The run's other findings then name its symptoms (a light link whipping, substeps short: the
-  // least-squares forces split the difference and shake the bodies), not its cause, so the cause
-  // is analysed where it shows: the constraint analysis tether-cli check runs at t = 0, here at
-  // the end (a gyroscope whose axle was welded twice at 2 cm apart ran a minute saying only
-  // SUBSTEPS SHORT for the axle).
+  // least-squares forces strain and shake the bodies), not its cause, so the cause is analysed
+  // where it shows: the constraint analysis tether-cli check runs at t = 0, here at the end (a
+  // gyroscope whose axle was welded twice 2.5 cm apart ran a minute saying only SUBSTEPS SHORT
+  // for the axle). Its partners: the redundant constraints on the same bodies.
   if (!out.diverged) {
     bool apart = false;
     for (size_t j = 0; j < nc; ++j)
@@ -252,13 +252,20 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
         double& d = part < parts.size() && std::string(parts[part].unit) == "rad" ? e->tilt : e->distance;
         d = std::max(d, dev[size_t(j)]);
       }
-      if (!out.conflicting.empty())
-        for (int j : c.redundant) {
-          const std::string& n = model->constraintNames[size_t(j)];
-          if (named(n) == out.conflicting.end() &&
-              std::find(out.conflictPartners.begin(), out.conflictPartners.end(), n) == out.conflictPartners.end())
-            out.conflictPartners.push_back(n);
-        }
+      // (the moving bodies: a fixed body, the world, is shared by everything nailed to it)
+      std::set<int> bodies;
+      for (int j : c.conflicting)
+        if (named(model->constraintNames[size_t(j)]) != out.conflicting.end())
+          for (int b : model->constraints[size_t(j)]->bodies())
+            if (b >= 0 && !model->bodies[size_t(b)].fixed) bodies.insert(b);
+      for (int j : c.redundant) {
+        const BodyList on = model->constraints[size_t(j)]->bodies();
+        if (std::none_of(on.begin(), on.end(), [&](int b) { return bodies.count(b) > 0; })) continue;
+        const std::string& n = model->constraintNames[size_t(j)];
+        if (named(n) == out.conflicting.end() &&
+            std::find(out.conflictPartners.begin(), out.conflictPartners.end(), n) == out.conflictPartners.end())
+          out.conflictPartners.push_back(n);
+      }
     }
   }
   // one line per definition: its parts (a hinge's point and axis) merged, the worst of them

@@ -132,6 +132,11 @@ TEST(Diagnostics, OverConstrainedSettlesBetweenAndReportsConflict) {
 // whipping); two nails at one place (they agree) and a driven crank (redundant, held) name none.
 TEST(Diagnostics, ARunEndingWithConstraintsApartNamesTheConflict) {
   Scene s = pointBetweenTwoNails();
+  // and elsewhere a ball held twice at one nail: redundant, not a partner of the conflict
+  s.bodies.push_back(test::sphere("other", Vec3(2, 0, 0)));
+  s.nails.push_back({"n3", Vec3(2, 0, 0)});
+  s.constraints.push_back(test::pointToNail("d1", pt("other", "center"), "n3"));
+  s.constraints.push_back(test::pointToNail("d2", pt("other", "center"), "n3"));
   RunOptions opt;
   opt.until = 3.0;
   const RunSummary r = runScene(s, opt);
