@@ -155,20 +155,15 @@ Simulation::Simulation(std::shared_ptr<const Model> model, State state) : m_mode
 // largest eigenvalue of P I^-1 P, P = 1 - a a^T.
 void Simulation::computeForceMobility() {
   const Model& m = *m_model;
-  auto largestEigen = [](const Mat3& K) {
-    return Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
-  };
   auto endMobility = [&](const Anchor& a) {
     if (a.kind != Anchor::Kind::Body) return 0.0;
     const BodyModel& b = m.bodies[size_t(a.index)];
     if (b.fixed) return 0.0;
-    return largestEigen(pointMobility(b.invMass, b.invInertia.asDiagonal(), a.local));
+    return stability::largestMobility(pointMobility(b.invMass, b.invInertia.asDiagonal(), a.local));
   };
   auto turnMobility = [&](int body, const Vec3& axis) {
     const BodyModel& b = m.bodies[size_t(body)];
-    if (b.fixed) return 0.0;
-    const Mat3 P = Mat3::Identity() - axis * axis.transpose();
-    return largestEigen(P * b.invInertia.asDiagonal() * P);
+    return b.fixed ? 0.0 : stability::turnMobility(b.invInertia.asDiagonal(), axis);
   };
   auto bodyOf = [&](const Anchor& a) { return a.kind == Anchor::Kind::Body ? a.index : -1; };
   m_elastic.assign(m.forces.size(), stability::Elastic{});
@@ -472,12 +467,11 @@ void Simulation::noteShortfall(double over, int body, int row, int spring, doubl
   std::ostringstream o;
   o.precision(3);
   if (spring >= 0)
-  {
-    const stability::Elastic& e = m_elastic[size_t(spring)];
-    const bool alone = m_elasticRate2[size_t(spring)] <= e.stiffness * (e.end[0].mobility + e.end[1].mobility) * (1.0 + 1e-9);
-    o << "spring \"" << m.forceNames[size_t(spring)] << "\"" << (alone ? "" : " (with the springs that share its bodies)")
+    o << "spring \"" << m.forceNames[size_t(spring)] << "\""
+      << (stability::aloneOnItsBodies(m_elastic[size_t(spring)], m_elasticRate2[size_t(spring)])
+              ? ""
+              : " (with the springs that share its bodies)")
       << " advanced " << perSubstep << " rad of its oscillation";
-  }
   else if (body >= 0 && whip)
     o << "the angular velocity of body \"" << m.bodyNames[size_t(body)] << "\", a light link whipping, turned "
       << perSubstep << " rad";
@@ -490,10 +484,7 @@ void Simulation::noteShortfall(double over, int body, int row, int spring, doubl
   o << " in a substep at t = " << m_state.t << " s, " << over << " times the " << bound
     << " rad the step follows closely (the energy may stray past ~1 %): max_substeps " << n << " is too few at dt = "
     << m.settings.dt << " s; ";
-  int needed = n;
-  while (needed < n * over && needed < 1 << 30) needed *= 2;
-  if (needed <= Limits::kMaxSubsteps) o << "set max_substeps to " << needed << ", or ";
-  o << "lower dt to " << stability::roundDown3(m.settings.dt / over) << " s";  // (at it, it would be said again)
+  o << stability::substepsFix(n, over, m.settings.dt);
   s.atWorst = o.str();
   if (s.first.empty()) s.first = s.atWorst;
 }
@@ -692,7 +683,6 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     << " (tether-cli check names the settings past their stable bounds)";
   return o.str();
 }
-
 
 void Simulation::refresh() {
   m_ctx.system.setResidualReported(true);

@@ -112,7 +112,6 @@ class Simulation {
   bool m_stepTurnWhip = false;  // the body's is the turn of its w (a light link's; see m_lightLink)
   SubstepShortfall m_shortfall;
   std::vector<BodyState> m_subBackup;  // the bodies at the start of a subdivided step
-  // per force: a spring's mobility mu_a + mu_b (see computeForceMobility)
   // the elastic forces as the substeps count them (computeForceMobility; the stiffness set by
   // fastestSpring), the springs among the forces, and fastestSpring's scratch
   mutable std::vector<stability::Elastic> m_elastic;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <utility>
 
@@ -179,6 +180,30 @@ void elasticRates(const std::vector<Elastic>& forces, size_t bodies, std::vector
       if (e.body >= 0) rate2[i] += share(f, e) * scratch[size_t(e.body)];
   }
 }
+
+bool aloneOnItsBodies(const Elastic& f, double rate2) {
+  return rate2 <= f.stiffness * (f.end[0].mobility + f.end[1].mobility) * (1.0 + 1e-9);
+}
+
+double largestMobility(const Mat3& K) {
+  return Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+}
+
+double turnMobility(const Mat3& invI, const Vec3& a) {
+  const Mat3 P = Mat3::Identity() - a * a.transpose();
+  return largestMobility(P * invI * P);
+}
+
+std::string substepsFix(int maxSubsteps, double over, double dt) {
+  std::ostringstream o;
+  o.precision(3);
+  const int n = std::max(1, maxSubsteps);
+  int needed = n;
+  while (needed < n * over && needed < 1 << 30) needed *= 2;
+  if (needed <= Limits::kMaxSubsteps) o << "set max_substeps to " << needed << ", or ";
+  o << "lower dt to " << roundDown3(dt / over) << " s";  // (at dt / over it would be said again)
+  return o.str();
+}
 }  // namespace stability
 
 namespace {
@@ -308,7 +333,7 @@ class Checker {
           if (!end(*ends[k], at, K)) continue;
           const auto b = m_bodies.find(ends[k]->body);
           if (b == m_bodies.end() || !(K.trace() > 0.0)) continue;
-          e.end[k] = {b->second, Eigen::SelfAdjointEigenSolver<Mat3>(K, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff()};
+          e.end[k] = {b->second, stability::largestMobility(K)};
         }
       } else if (f.kind == ForceKind::TorsionSpring) {
         const std::string* names[2] = {&f.bodyA, &f.bodyB};
@@ -317,11 +342,7 @@ class Checker {
           const auto b = m_bodies.find(*names[k]);
           if (b == m_bodies.end() || m_s.bodies[size_t(b->second)].fixed) continue;
           const BodyDef& bd = m_s.bodies[size_t(b->second)];
-          const Vec3 a = bd.orientation.normalized() * axes[k]->normalized();
-          const Mat3 P = Mat3::Identity() - a * a.transpose();
-          e.end[k] = {b->second, Eigen::SelfAdjointEigenSolver<Mat3>(P * invInertiaWorld(bd) * P, Eigen::EigenvaluesOnly)
-                                     .eigenvalues()
-                                     .maxCoeff()};
+          e.end[k] = {b->second, stability::turnMobility(invInertiaWorld(bd), bd.orientation.normalized() * axes[k]->normalized())};
         }
       } else {
         continue;
@@ -336,10 +357,7 @@ class Checker {
     if (!(h * omega > springPhase() * (1.0 + kGrowthTolerance))) return;
     const ForceDef& f = m_s.forces[size_t(fastest - rate2.begin())];
     const stability::Elastic& e = elastic[size_t(fastest - rate2.begin())];
-    const bool alone = *fastest <= f.stiffness * (e.end[0].mobility + e.end[1].mobility) * (1.0 + 1e-9);
-    int needed = 1;
-    while (m_h * omega > needed * springPhase()) needed *= 2;
-    const std::string fix = needed <= Limits::kMaxSubsteps ? "set max_substeps to " + std::to_string(needed) + ", or " : "";
+    const bool alone = stability::aloneOnItsBodies(e, *fastest);
     add("settings.max_substeps", StabilitySeverity::Warn,
         std::string(f.kind == ForceKind::TorsionSpring ? "torsion spring \"" : "spring \"") + f.name + "\" (" + num(f.stiffness) +
             (f.kind == ForceKind::TorsionSpring ? " N m/rad" : " N/m") +
@@ -347,8 +365,8 @@ class Checker {
             (omega >= 1000.0 ? std::to_string(long(std::lround(omega))) : lim(omega)) +
             " rad/s) advances " + lim(h * omega) + " rad of its oscillation per substep (" + stepText(h) +
             ", the most max_substeps allows), past the " + num(springPhase()) +
-            " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " + fix +
-            "lower dt to " + lim(roundDown3(springPhase() * std::max(1, m_st.maxSubsteps) / omega)) + " s");
+            " rad the step follows closely: its energy may stray past ~1 % (a run says SUBSTEPS SHORT); " +
+            stability::substepsFix(m_st.maxSubsteps, h * omega / springPhase(), m_h));
   }
 
   void checkDt() {

@@ -154,6 +154,18 @@ struct Elastic {
 // stability.cpp for the derivation. scratch: per body.
 void elasticRates(const std::vector<Elastic>& forces, size_t bodies, std::vector<double>& rate2,
                   std::vector<double>& scratch);
+// Whether force f's rate2 (elasticRates) is its own alone: no spring it shares a body with adds.
+bool aloneOnItsBodies(const Elastic& f, double rate2);
+// The largest mobility of an end: of a point with mobility matrix K (pointMobility), along any
+// line; of a body with inverse inertia invI about any axis perpendicular to its own unit axis a
+// (the largest eigenvalue of P invI P, P = 1 - a a^T: a torsion spring's torque is about a x b).
+double largestMobility(const Mat3& K);
+double turnMobility(const Mat3& invI, const Vec3& a);
+// The fix said for a motion `over` times past what max_substeps substeps of dt follow closely
+// (SUBSTEPS SHORT, and check before the run): "set max_substeps to N, or lower dt to X s", N
+// the power of two times max_substeps that follows it (left out past Limits::kMaxSubsteps), X
+// rounded down.
+std::string substepsFix(int maxSubsteps, double over, double dt);
 
 }  // namespace stability
 
