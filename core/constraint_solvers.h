@@ -19,6 +19,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+#include <cstdint>
 #include <vector>
 
 #include "core/block_system.h"
@@ -54,6 +55,9 @@ class ConstraintSolver {
 inline constexpr double kRegularization = 1e-10;
 // Relative threshold below which singular values count as zero (times the largest).
 inline constexpr double kRankTolerance = 1e-10;
+// The constraint analysis's (analyseConflicts) threshold, times the largest singular value: rows
+// dependent to eight digits count as redundant there, and a miss along them as a conflict.
+inline constexpr double kRedundancyTolerance = 1e-8;
 // Block LDL^T: a solution |x| larger than this times |b| / s (s: M's largest diagonal entry)
 // counts as singular (BlockLdltSolver::nearlySingular).
 inline constexpr double kNearSingular = 1e6;
@@ -93,8 +97,18 @@ class LeastSquaresSolver final : public ConstraintSolver {
 class DenseSvdSolver final : public ConstraintSolver {
  public:
   bool solve(const ConstraintAssembly& a, const Eigen::VectorXd& B, Eigen::VectorXd& fc, SolveReport& report) override;
+  // Constraints met first (per constraint, nonzero: first; see ConstraintSystem::heldFirst): where
+  // the least-squares solve misses a row of theirs (no Fc meets the system), Fc instead meets
+  // their rows as closely as it can and, of the Fc that do, the others' as closely as they can.
+  // Null: none. Kept until set again.
+  void setFirst(const std::vector<std::uint8_t>* first) { m_first = first; }
 
  private:
+  // Fc of the scaled system m_dense z = -B met in that order (setFirst); false: no row is first
+  bool solveFirstThenRest(const ConstraintAssembly& a, const Eigen::VectorXd& B, double scale, Eigen::VectorXd& fc);
+
+  const std::vector<std::uint8_t>* m_first = nullptr;
+  double m_largest = 0.0;  // the last plain solve's largest singular value (of the scaled M)
   Eigen::MatrixXd m_dense;
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> m_eigen;  // (the symmetric case)
   Eigen::VectorXd m_c;

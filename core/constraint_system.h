@@ -88,6 +88,8 @@ class ConstraintSystem {
 
  private:
   bool run(ConstraintSolver& solver);  // solve by one path into m_fc and m_report
+  // the constraints the dense solve meets first (DenseSvdSolver::setFirst) in this system
+  const std::vector<std::uint8_t>* heldFirst();
 
   ConstraintAssembly m_assembly;
   VelocityLevelEquation m_velocity;
@@ -99,6 +101,9 @@ class ConstraintSystem {
   RegularizedSolver m_regularized;
   SequentialImpulses m_impulses;
   const ConstraintSolver* m_lastSolver = nullptr;  // the path of the last solve
+  // formEquation's held flags at the velocity level (Stabilization::assembled), else null
+  const std::vector<std::uint8_t>* m_held = nullptr;
+  std::vector<std::uint8_t> m_first;  // per constraint: heldFirst's scratch
 };
 
 }  // namespace tether::core

@@ -427,5 +427,44 @@ TEST(Solver, EachPathAloneSolvesTheSameSystem) {
   EXPECT_LT((reg.fc - ref.fc).norm(), 1e-6 * ref.fc.norm());
 }
 
+// The dense solve with constraints met first (DenseSvdSolver::setFirst, which ConstraintSystem
+// gives it where held and assembling constraints are solved together): where some Fc meets the
+// system (a ball held twice at one place), it is the plain solve; where none does (the ball
+// between two nails 0.4 m apart), the first nail's rows are met and the second takes the whole
+// miss (the plain solve splits it evenly).
+TEST(Solver, TheDenseSolveMeetsTheFirstConstraintsFirstWhereNotAllCanBeMet) {
+  const std::vector<std::uint8_t> first = {1, 0};
+  for (double apart : {0.0, 0.4}) {
+    auto sim = test::simulate(twoNails(apart));
+    sim->refresh();
+    const ConstraintSystem& sys = sim->context().system;
+    const Eigen::MatrixXd M(sys.matrix());
+    const Eigen::VectorXd& B = sys.rightHandSide();
+    auto solve = [&](const std::vector<std::uint8_t>* f) {
+      SolveReport report;
+      report.rows = int(M.rows());
+      report.cols = int(M.cols());
+      Eigen::VectorXd fc;
+      DenseSvdSolver dense;
+      dense.setFirst(f);
+      EXPECT_TRUE(dense.solve(sys.assembly(), B, fc, report));
+      EXPECT_NEAR(report.residual, (M * fc + B).norm(), 1e-12 * B.norm());
+      return fc;
+    };
+    const Eigen::VectorXd plain = solve(nullptr), ordered = solve(&first);
+    const Eigen::VectorXd missPlain = M * plain + B, miss = M * ordered + B;
+    if (apart == 0.0) {
+      EXPECT_EQ(ordered, plain);  // (bit for bit: the plain solve meets every row)
+      EXPECT_LT(miss.norm(), 1e-9 * B.norm());
+    } else {
+      EXPECT_NEAR(missPlain.head<3>().norm(), missPlain.tail<3>().norm(), 1e-9 * missPlain.norm());
+      EXPECT_LT(miss.head<3>().norm(), 1e-9 * missPlain.norm());
+      // the same disagreement between the two, all of it on the second
+      EXPECT_LT(((miss.head<3>() - miss.tail<3>()) - (missPlain.head<3>() - missPlain.tail<3>())).norm(),
+                1e-9 * missPlain.norm());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tether::core
