@@ -236,21 +236,27 @@ bool DenseSvdSolver::solveFirstThenRest(const ConstraintAssembly& a, const Eigen
     bA(Eigen::Index(i)) = B(rest[i]);
   }
   const double cut = kRankTolerance * m_largest;
-  // (Eigen's threshold is relative to the matrix's own largest singular value)
-  auto threshold = [cut](const auto& svd) {
-    const double top = svd.singularValues().size() > 0 ? svd.singularValues()(0) : 0.0;
-    return top > cut ? cut / top : 1.0;
+  // (Eigen's threshold is relative to the matrix's own largest singular value, and its rank
+  // counts that one whatever the threshold: a matrix with nothing above the cut is left out)
+  auto above = [cut](const auto& svd) {
+    return svd.singularValues().size() > 0 && svd.singularValues()(0) > cut;
   };
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(cols);
   Eigen::JacobiSVD<Eigen::MatrixXd> svdH(H, Eigen::ComputeThinU | Eigen::ComputeFullV);
-  svdH.setThreshold(threshold(svdH));
-  Eigen::VectorXd z = svdH.solve(-bH);
-  const Eigen::Index rank = svdH.rank();
+  Eigen::Index rank = 0;
+  if (above(svdH)) {
+    svdH.setThreshold(cut / svdH.singularValues()(0));
+    z = svdH.solve(-bH);
+    rank = svdH.rank();
+  }
   if (rank < cols && A.rows() > 0) {
     const Eigen::MatrixXd N = svdH.matrixV().rightCols(cols - rank);
     const Eigen::MatrixXd AN = A * N;
     Eigen::JacobiSVD<Eigen::MatrixXd> svdA(AN, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    svdA.setThreshold(threshold(svdA));
-    z += N * svdA.solve(-(bA + A * z));
+    if (above(svdA)) {
+      svdA.setThreshold(cut / svdA.singularValues()(0));
+      z += N * svdA.solve(-(bA + A * z));
+    }
   }
   fc = z * scale;
   return true;
