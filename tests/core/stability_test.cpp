@@ -1087,5 +1087,56 @@ TEST(Stability, AChainDrawnStraightBetweenTwoNailsIsSaid) {
   EXPECT_TRUE(lasts(bent, 5.0));
 }
 
+// A chain too short for its nails (a helper's four 0.5 m rods between nails 2.3 m apart, a rod's
+// end held by two nails 5 cm apart): no pose meets its constraints, and assembling pulls the links
+// straight against their reach, where the pull grows without bound (the four rods blew up within
+// 0.12 s with every integrator and solver). `check` said "conflicting constraints: none" (the
+// rows at t = 0 have full rank) and nothing else; now it says the chain cannot reach, by how
+// much, and the same chain between nails it reaches is not said.
+TEST(Stability, AChainTooShortForItsNailsIsSaid) {
+  auto chain = [](double span) {
+    Scene s;
+    s.nails.push_back({"L", Vec3(0, 0, 2)});
+    s.nails.push_back({"R", Vec3(span, 0, 2)});
+    const Vec3 p[5] = {{0, 0, 2}, {0.4, 0, 1.7}, {0.8, 0, 1.6}, {1.2, 0, 1.7}, {1.6, 0, 2}};  // 0.5, 0.41, 0.41, 0.5 m
+    for (int i = 0; i < 4; ++i) s.bodies.push_back(test::rod("l" + std::to_string(i), p[i], p[i + 1], 0.02, 1000.0));
+    for (int i = 0; i < 3; ++i)
+      s.constraints.push_back(test::pointToPoint("j" + std::to_string(i), pt("l" + std::to_string(i), "end2"),
+                                                 pt("l" + std::to_string(i + 1), "end1")));
+    s.constraints.push_back(test::pointToNail("left", pt("l0", "end1"), "L"));
+    s.constraints.push_back(test::pointToNail("right", pt("l3", "end2"), "R"));
+    return s;
+  };
+  auto said = [](const Scene& s) {
+    std::string all;
+    for (const StabilityWarning& w : stabilityWarnings(s))
+      if (w.message.find("cannot reach") != std::string::npos) all += w.place + ": " + w.message + "\n";
+    return all;
+  };
+  const double links = 2 * 0.5 + 2 * std::sqrt(0.4 * 0.4 + 0.1 * 0.1);  // 1.8246 m
+  const std::string far = said(chain(2.3));
+  EXPECT_NE(far.find("constraints[3]: the chain nail \"R\" -> \"l3\" -> \"l2\" -> \"l1\" -> \"l0\" -> nail \"L\" cannot reach "
+                     "between its anchors: they are 2.3 m apart, and its links hold its ends 0 to 1.82 m apart"),
+            std::string::npos)
+      << far;
+  char closer[32];
+  std::snprintf(closer, sizeof closer, "%.3g", 2.3 - links);
+  EXPECT_NE(far.find(std::string("move the anchors ") + closer + " m closer"), std::string::npos) << far;
+  EXPECT_EQ(std::count(far.begin(), far.end(), '\n'), 1) << far;  // (found from both nails, said once)
+  EXPECT_EQ(said(chain(1.7)), "");
+  EXPECT_EQ(said(chain(links)), "");  // (taut: reached)
+  // and what it says happens
+  EXPECT_FALSE(test::simulate(chain(2.3))->advanceTo(1.0).ok);
+  EXPECT_TRUE(test::simulate(chain(1.7))->advanceTo(1.0).ok);
+
+  Scene rod;
+  rod.nails = {{"n1", Vec3(0, 0, 2)}, {"n2", Vec3(0.05, 0, 2)}};
+  rod.bodies.push_back(test::rod("rod", Vec3(0, 0, 2), Vec3(0.7, 0, 1.3), 0.02, 1000.0));
+  rod.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "n1"));
+  rod.constraints.push_back(test::pointToNail("pin2", pt("rod", "end1"), "n2"));
+  const std::string twice = said(rod);
+  EXPECT_NE(twice.find("they are 0.05 m apart, and its links hold its ends exactly 0 m apart"), std::string::npos) << twice;
+}
+
 }  // namespace
 }  // namespace tether::core
