@@ -431,6 +431,9 @@ CheckReport checkScene(const Scene& scene) {
     settle = std::min(scene.settings.assemblyTime.value_or(settle), kAssemblyLookAhead);
     // (one look, at the end: while the parts move, a real conflict's residual can pass through 0)
     std::vector<int> still = c.conflicting;
+    // conflicting then and in the later analysis too, but met: the ones that hold while the
+    // others are left apart (the solve meets met constraints first: ConstraintSystem::heldFirst)
+    std::vector<int> holding;
     double at = 0.0;
     bool ok = true;
     try {
@@ -448,15 +451,19 @@ CheckReport checkScene(const Scene& scene) {
       // while both held it within 2.3e-9 m)
       std::vector<double> gap;
       sim.deviations(gap);
+      auto inLater = [&](int j) {
+        return std::find(later.conflicting.begin(), later.conflicting.end(), j) != later.conflicting.end();
+      };
       std::erase_if(still, [&](int j) {
-        return std::find(later.conflicting.begin(), later.conflicting.end(), j) == later.conflicting.end() ||
-               gap[size_t(j)] <= kConflictGap || lagsBehindItsDrive(scene, *model, j);
+        return !inLater(j) || gap[size_t(j)] <= kConflictGap || lagsBehindItsDrive(scene, *model, j);
       });
+      for (int j : c.conflicting)
+        if (!still.empty() && inLater(j) && gap[size_t(j)] <= kConflictGap) holding.push_back(j);
     }
     names(still, r.conflicting);
+    auto in = [](const std::vector<int>& v, int j) { return std::find(v.begin(), v.end(), j) != v.end(); };
     for (int j : c.conflicting)
-      if (std::find(still.begin(), still.end(), j) == still.end() && !lagsBehindItsDrive(scene, *model, j))
-        names({j}, r.assembling);
+      if (!in(still, j) && !in(holding, j) && !lagsBehindItsDrive(scene, *model, j)) names({j}, r.assembling);
     r.conflictCheckedAt = at;
   }
   // an orientation constraint holds two rotations: two on one body hold its three with a

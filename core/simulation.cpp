@@ -664,10 +664,14 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   refresh();
   const ConflictReport conflict = m_ctx.system.conflicts();
   if (!conflict.conflicting.empty()) {
+    // (by name, once each: a hinge's point and axis parts share one)
+    std::vector<std::string> named;
+    for (int j : conflict.conflicting)
+      if (std::find(named.begin(), named.end(), m.constraintNames[size_t(j)]) == named.end())
+        named.push_back(m.constraintNames[size_t(j)]);
     o << "; the constraints";
-    for (size_t k = 0; k < conflict.conflicting.size() && k < 4; ++k)
-      o << (k ? ", \"" : " \"") << m.constraintNames[size_t(conflict.conflicting[k])] << "\"";
-    if (conflict.conflicting.size() > 4) o << " and " << conflict.conflicting.size() - 4 << " more";
+    for (size_t k = 0; k < named.size() && k < 4; ++k) o << (k ? ", \"" : " \"") << named[k] << "\"";
+    if (named.size() > 4) o << " and " << named.size() - 4 << " more";
     o << " could not all be met there: if a drive pushes the model where its joints cannot follow (a linkage past "
          "a dead point or beyond its reach), no step size helps: change the drive or the linkage";
   }
