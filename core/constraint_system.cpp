@@ -8,6 +8,7 @@ void ConstraintSystem::reset(const Model& model) {
   m_assembly.reset(model);
   m_report = {};
   m_lastSolver = nullptr;
+  m_held = nullptr;
 }
 
 void ConstraintSystem::assemble(const Model& model, const Params& params, const EvalContext& ctx,

@@ -101,7 +101,8 @@ class ConstraintSystem {
   RegularizedSolver m_regularized;
   SequentialImpulses m_impulses;
   const ConstraintSolver* m_lastSolver = nullptr;  // the path of the last solve
-  // formEquation's held flags at the velocity level (Stabilization::assembled), else null
+  // formEquation's held flags at the velocity level (Stabilization::assembled, which outlives the
+  // solve that follows), else null
   const std::vector<std::uint8_t>* m_held = nullptr;
   std::vector<std::uint8_t> m_first;  // per constraint: heldFirst's scratch
 };
