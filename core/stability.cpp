@@ -909,22 +909,22 @@ class Checker {
         }
         const std::set<std::string> key(chain.bodies.begin(), chain.bodies.end());
         // Out of reach: the links span |2 longest - sum| to sum between their held points, and no pose
-        // meets anchors further apart or nearer (a helper's 4 links of 0.5 m between nails 2.3 m apart,
-        // a rod's end held by two nails 5 cm apart). Assembling pulls the chain straight against its
-        // reach, where the pull grows without bound: it blew up within 0.1 s with every integrator
-        // and solver. (The held points as the scene places them: out by less than the projection
-        // tolerance is held as if met, see checkReach.)
+        // meets anchors further apart or nearer (a helper's 4 links of 0.5 m between nails 2.3 m apart).
+        // Assembling pulls the chain straight against its reach, where the pull grows without bound:
+        // it blew up within 0.1 s with every integrator and solver. (Not said of one body between its
+        // anchors, which has no straight pose to pull into: the conflict analysis names it, and it
+        // rests, held by the anchor it met first. The held points as the scene places them: out by
+        // less than the projection tolerance is held as if met, see checkReach.)
         const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
         const double lo = std::max(0.0, 2.0 * longest - sum);
-        if (span > sum + slack || span < lo - slack) {
+        if (chain.bodies.size() >= 2 && (span > sum + slack || span < lo - slack)) {
           if (!said.insert(key).second) continue;
           const bool far = span > sum;
           add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
               "the chain " + chain.anchor.name + linksOf(chain) + " -> nail \"" + nail->name + "\" cannot reach between its "
                   "anchors: they are " + lim(span) + " m apart, and its links hold its ends " +
                   (lo == sum ? "exactly " + lim(sum) + " m" : lim(lo) + " to " + lim(sum) + " m") +
-                  " apart: no pose meets them all, so assembling it pulls " +
-                  (lo == sum ? std::string("it") : std::string("the links ") + (far ? "straight" : "together")) +
+                  " apart: no pose meets them all, so assembling it pulls the links " + (far ? "straight" : "together") +
                   " against that limit, where the pull grows without bound and the model can blow up; move the anchors " +
                   lim(far ? span - sum : lo - span) + " m " + (far ? "closer" : "further apart") + ", or change the links");
           continue;

@@ -1087,8 +1087,8 @@ TEST(Stability, AChainDrawnStraightBetweenTwoNailsIsSaid) {
   EXPECT_TRUE(lasts(bent, 5.0));
 }
 
-// A chain too short for its nails (a helper's four 0.5 m rods between nails 2.3 m apart, a rod's
-// end held by two nails 5 cm apart): no pose meets its constraints, and assembling pulls the links
+// A chain too short for its nails (a helper's four 0.5 m rods between nails 2.3 m apart): no pose
+// meets its constraints, and assembling pulls the links
 // straight against their reach, where the pull grows without bound (the four rods blew up within
 // 0.12 s with every integrator and solver). `check` said "conflicting constraints: none" (the
 // rows at t = 0 have full rank) and nothing else; now it says the chain cannot reach, by how
@@ -1134,8 +1134,10 @@ TEST(Stability, AChainTooShortForItsNailsIsSaid) {
   rod.bodies.push_back(test::rod("rod", Vec3(0, 0, 2), Vec3(0.7, 0, 1.3), 0.02, 1000.0));
   rod.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "n1"));
   rod.constraints.push_back(test::pointToNail("pin2", pt("rod", "end1"), "n2"));
-  const std::string twice = said(rod);
-  EXPECT_NE(twice.find("they are 0.05 m apart, and its links hold its ends exactly 0 m apart"), std::string::npos) << twice;
+  // one body between its anchors has no straight pose to be pulled into: not said here (the
+  // conflict analysis names it, and it rests on the nail it met first)
+  EXPECT_EQ(said(rod), "");
+  EXPECT_TRUE(test::simulate(rod)->advanceTo(5.0).ok);
 }
 
 }  // namespace
