@@ -88,7 +88,7 @@ ConflictReport analyseConflicts(const ConstraintAssembly& a, const Eigen::Vector
     // equations left unsatisfied by the least-squares solution
     const Eigen::VectorXd fc = svd.solve(-b);
     const Eigen::VectorXd res = dense * fc + b;
-    const double tol = 1e-8 * std::max(1.0, b.cwiseAbs().maxCoeff());
+    const double tol = missTolerance(b);
     for (int r = 0; r < n; ++r)
       if (std::abs(res(r)) > tol) add(out.conflicting, rowOwner[size_t(r)]);
   }

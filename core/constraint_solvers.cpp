@@ -198,7 +198,7 @@ bool DenseSvdSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B
   // least-squares Fc misses rows of the first
   if (m_first && fc.allFinite()) {
     const Eigen::VectorXd miss = M * fc + B;
-    const double tol = 1e-8 * std::max(1.0, B.cwiseAbs().maxCoeff());  // (analyseConflicts' miss)
+    const double tol = missTolerance(B);
     bool missed = false;
     for (int j : a.active())
       if ((*m_first)[size_t(j)] && miss.segment(a.rowOffset()[size_t(j)], a.rows()[size_t(j)].d).cwiseAbs().maxCoeff() > tol)
@@ -218,12 +218,12 @@ bool DenseSvdSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& B
 // both in one, but it scales the rest's singular values by the weight squared against the
 // threshold and drops modes the plain solve keeps.) Where every row can be met, this meets them
 // all, as the plain solve.
-bool DenseSvdSolver::solveFirstThenRest(const ConstraintAssembly& a, const Eigen::VectorXd& B, double scale,
+void DenseSvdSolver::solveFirstThenRest(const ConstraintAssembly& a, const Eigen::VectorXd& B, double scale,
                                         Eigen::VectorXd& fc) {
   std::vector<int> first, rest;
   for (int j : a.active())
     for (int r = 0; r < a.rows()[size_t(j)].d; ++r) ((*m_first)[size_t(j)] ? first : rest).push_back(a.rowOffset()[size_t(j)] + r);
-  if (first.empty()) return false;
+  if (first.empty()) return;
   const Eigen::Index cols = m_dense.cols();
   Eigen::MatrixXd H(Eigen::Index(first.size()), cols), A(Eigen::Index(rest.size()), cols);
   Eigen::VectorXd bH(H.rows()), bA(A.rows());
@@ -259,7 +259,6 @@ bool DenseSvdSolver::solveFirstThenRest(const ConstraintAssembly& a, const Eigen
     }
   }
   fc = z * scale;
-  return true;
 }
 
 void SequentialImpulses::step(const ConstraintAssembly& a, const Params& params, const Stabilization& stab,

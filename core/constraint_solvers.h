@@ -19,6 +19,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +59,9 @@ inline constexpr double kRankTolerance = 1e-10;
 // The constraint analysis's (analyseConflicts) threshold, times the largest singular value: rows
 // dependent to eight digits count as redundant there, and a miss along them as a conflict.
 inline constexpr double kRedundancyTolerance = 1e-8;
+// A row's miss |M Fc + B| past this counts as not met (a conflict): 1e-8 of the largest |B|,
+// at least 1e-8 (analyseConflicts, and DenseSvdSolver's held-first solve).
+inline double missTolerance(const Eigen::VectorXd& B) { return 1e-8 * std::max(1.0, B.cwiseAbs().maxCoeff()); }
 // Block LDL^T: a solution |x| larger than this times |b| / s (s: M's largest diagonal entry)
 // counts as singular (BlockLdltSolver::nearlySingular).
 inline constexpr double kNearSingular = 1e6;
@@ -104,8 +108,8 @@ class DenseSvdSolver final : public ConstraintSolver {
   void setFirst(const std::vector<std::uint8_t>* first) { m_first = first; }
 
  private:
-  // Fc of the scaled system m_dense z = -B met in that order (setFirst); false: no row is first
-  bool solveFirstThenRest(const ConstraintAssembly& a, const Eigen::VectorXd& B, double scale, Eigen::VectorXd& fc);
+  // Fc of the scaled system m_dense z = -B met in that order (setFirst); unchanged where no row is first
+  void solveFirstThenRest(const ConstraintAssembly& a, const Eigen::VectorXd& B, double scale, Eigen::VectorXd& fc);
 
   const std::vector<std::uint8_t>* m_first = nullptr;
   double m_largest = 0.0;  // the last plain solve's largest singular value (of the scaled M)

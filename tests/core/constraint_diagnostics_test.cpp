@@ -202,7 +202,7 @@ TEST(Diagnostics, ARunEndingWithConstraintsApartNamesTheConflict) {
 }
 
 // A constraint that cannot assemble because it conflicts with one that is met waits, and the met
-// one holds (ConstraintSystem::denseWeights): the door above stays at rest on its hinge with its
+// one holds (ConstraintSystem::heldFirst): the door above stays at rest on its hinge with its
 // energy. Before, the least-squares solve split the miss between them: the hinge's rows took a
 // rate of 4 rad/s about an axis the hinge forbids, which the position projection took back every
 // step while the velocity stayed, and the door, standing still, reported 2 m/s and gained 436 J
