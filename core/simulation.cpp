@@ -586,11 +586,11 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     const double* p = y.data() + i * kBodyDofs;
     const Vec3 P(p[7], p[8], p[9]), L(p[10], p[11], p[12]);
     const double move = h * bm.invMass * P.norm();
-    double turn = h * bm.invInertia.maxCoeff() * L.norm();  // >= h |w|
-    if (turn > m_substepTurn) {
-      const Quat q(p[3], p[4], p[5], p[6]);
-      turn = h * bm.invInertia.cwiseProduct(q.conjugate() * L).norm();
-    }
+    const Quat q(p[3], p[4], p[5], p[6]);
+    const Vec3 Lb = q.conjugate() * L;  // (body axes; once: two of the branches below took it again)
+    const double Ln = L.norm();
+    double turn = h * bm.invInertia.maxCoeff() * Ln;  // >= h |w|
+    if (turn > m_substepTurn) turn = h * bm.invInertia.cwiseProduct(Lb).norm();
     double counted = 0.0;  // what of its turn counts for the substeps
     const TurnCounts counts = int(i) == m_state.params.mouse.body ? TurnCounts::All : m_turnCounts[i];
     if (counts == TurnCounts::All) {
@@ -600,22 +600,21 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     } else if (counts == TurnCounts::Axis && m_contacts.touches(i)) {
       // the axis's turn: h |L_perp| / I1, L_perp the part of L (body frame) across the axis
       const int k = bm.symmetryAxis;
-      Vec3 across = Quat(p[3], p[4], p[5], p[6]).conjugate() * L;
+      Vec3 across = Lb;
       across(k) = 0.0;
       counted = h * bm.invInertia((k + 1) % 3) * across.norm() * contactScale;
     } else if (counts == TurnCounts::HeldAxis) {
       // the axis's precession about L, h |L| / I1, and its spin s = L_k / I3 up to
       // kHeldSpinPerSubstep (see the constructor), on m_substepTurn's scale
       const int k = bm.symmetryAxis;
-      const double spin = h * bm.invInertia(k) * std::abs((Quat(p[3], p[4], p[5], p[6]).conjugate() * L)(k));
-      counted = std::max(h * bm.invInertia((k + 1) % 3) * L.norm(), spin * (m_substepTurn / kHeldSpinPerSubstep));
+      const double spin = h * bm.invInertia(k) * std::abs(Lb(k));
+      counted = std::max(h * bm.invInertia((k + 1) % 3) * Ln, spin * (m_substepTurn / kHeldSpinPerSubstep));
     }
     bool whip = false;
     if (m_anyLightLink && m_lightLink[i] && (counts == TurnCounts::All || counts == TurnCounts::HeldAxis) && !m_contacts.touches(i)) {
       // a light link's w turns (see the constructor): w at the substep's start is m_state's
-      const Quat q(p[3], p[4], p[5], p[6]);
       const BodyState& start = m_state.bodies[i];
-      const Vec3 w1 = q * bm.invInertia.cwiseProduct(q.conjugate() * L);
+      const Vec3 w1 = q * bm.invInertia.cwiseProduct(Lb);
       const Vec3 w0 = start.q * bm.invInertia.cwiseProduct(start.q.conjugate() * start.L);
       const double w = std::max(w0.norm(), w1.norm());
       if (h * w > 0.1 * m_substepTurn) {
