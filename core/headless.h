@@ -65,6 +65,16 @@ struct RunSummary {
   // J, and when: the lowest and highest energy at the output steps (the end's change can hide a
   // swing: a bead on stiff springs ended 0.95 % off and swung 2.2 % between)
   double energyLow = 0.0, energyHigh = 0.0, energyLowAt = 0.0, energyHighAt = 0.0;
+  // The same from when the model is assembled (every active constraint past its assembly time:
+  // settings.assembly_time or 15 tau after it became active): the assembly's tau forces do work,
+  // so start and end above can differ by what the assembly gave, not by drift. assembledAt < 0:
+  // the model did not assemble before the end (or has no constraints: then it is 0, the start).
+  // kineticHigh: the largest kinetic energy from then on, the scale of the energy the motion
+  // exchanges against which a drift reads.
+  double assembledAt = -1.0;
+  double energyAssembled = 0.0;
+  double assembledLow = 0.0, assembledHigh = 0.0, assembledLowAt = 0.0, assembledHighAt = 0.0;
+  double kineticHigh = 0.0;
   bool diverged = false;
   bool interrupted = false;      // options.progress asked to stop
   bool outputFailed = false;     // a CSV write failed (the stream went bad): the run stopped there

@@ -282,6 +282,59 @@ TEST(Simulation, TheRunSaysItsEnergyRangeAsTheEnergyCsvHasIt) {
   EXPECT_NE(text.find("energy range: lowest "), std::string::npos) << text;
 }
 
+// The run's energy after assembly (tether-cli's "energy after assembly" line): a rod drawn 5 cm off
+// its nail gains energy while its tau pulls it on, so start and end differ by what the assembly gave;
+// from the step where every constraint is past its 15 tau (1.5 s) on, the range is the energy CSV's
+// over those rows, and the drift reads against the largest kinetic energy, the CSV's too.
+TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
+  Scene s;
+  s.settings.dt = 1e-3;
+  s.nails.push_back({"nail", Vec3(0, 0, 2)});
+  s.bodies.push_back(test::rod("rod", Vec3(0.05, 0.02, 1.98), Vec3(0.7, 0.3, 1.6), 0.02));
+  s.constraints.push_back(test::pointToNail("pin", test::pt("rod", "end1"), "nail"));
+  std::ostringstream csv;
+  RunOptions opt;
+  opt.until = 4.0;
+  opt.energyCsv = &csv;
+  const RunSummary r = runScene(s, opt);
+  ASSERT_FALSE(r.diverged) << r.message;
+  EXPECT_NEAR(r.assembledAt, 1.5, 1e-9);
+  std::istringstream in(csv.str());
+  std::string line;
+  std::getline(in, line);
+  double atAsm = NAN, lo = INFINITY, hi = -INFINITY, loAt = 0, hiAt = 0, keHi = 0, before = INFINITY;
+  while (std::getline(in, line)) {
+    double t, ke, g, sp, total;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf", &t, &ke, &g, &sp, &total), 5) << line;
+    if (t < 1.5 - 1e-9) {
+      before = std::min(before, total);
+      continue;
+    }
+    if (std::isnan(atAsm)) atAsm = total;
+    if (total < lo) lo = total, loAt = t;
+    if (total > hi) hi = total, hiAt = t;
+    keHi = std::max(keHi, ke);
+  }
+  EXPECT_NEAR(r.energyAssembled, atAsm, 1e-9 * std::abs(atAsm));  // (the CSV's 12 digits)
+  EXPECT_NEAR(r.assembledLow, lo, 1e-9 * std::abs(lo));
+  EXPECT_NEAR(r.assembledHigh, hi, 1e-9 * std::abs(hi));
+  EXPECT_NEAR(r.assembledLowAt, loAt, 1e-12);
+  EXPECT_NEAR(r.assembledHighAt, hiAt, 1e-12);
+  EXPECT_NEAR(r.kineticHigh, keHi, 1e-9 * keHi);
+  // the assembly gave energy that the whole run's change shows, the assembled motion keeps it
+  EXPECT_GT(std::abs(r.energyEnd - r.energyStart), 0.05 * keHi) << formatSummary(r);
+  EXPECT_LT(r.assembledHigh - r.assembledLow, 0.02 * keHi) << formatSummary(r);
+  EXPECT_LT(before, r.assembledLow - 0.05 * keHi);  // (the rod fell onto its nail: lower before)
+  const std::string text = formatSummary(r);
+  EXPECT_NE(text.find("energy after assembly (from t = 1.5 s): "), std::string::npos) << text;
+
+  opt.until = 1.0;  // ends before the assembly
+  opt.energyCsv = nullptr;
+  const RunSummary early = runScene(s, opt);
+  EXPECT_LT(early.assembledAt, 0.0);
+  EXPECT_NE(formatSummary(early).find("energy after assembly: not assembled before the end"), std::string::npos);
+}
+
 // tether-cli run --csv (runScene): a row at an event's time shows the state after the event, as
 // README says: a body created at 5 ms is in the rows from t = 0.005 on, one removed at 7 ms in
 // none from t = 0.007, and one created at t = 0 in the first rows.
