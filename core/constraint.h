@@ -176,6 +176,14 @@ class Constraint {
   // world (point-to-point, point-to-nail; not a path's moving point): two such constraints on the
   // same bodies are rigid about the line between them (ConstraintAssembly::reduceRedundantPairs).
   virtual bool rigidPointPair() const { return false; }
+  // True when the rows hold one point of a body (point: its anchor) at a fixed place in the world
+  // (at: a nail, not a path). A body held by such a constraint alone turns about that place as a
+  // rotor in the semi-implicit Euler step (turnAboutPin, core/integrator.cpp).
+  virtual bool fixedPin(Anchor& point, Vec3& at) const {
+    (void)point;
+    (void)at;
+    return false;
+  }
   // For rows that keep two bodies turning about a common axis (a hinge's axis part): that axis's
   // world direction now (unit), else zero. The two bodies' contacts near the line through their
   // joint's point along it are the joint's own (JoinedPair::axis, core/collision.h).

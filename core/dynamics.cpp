@@ -26,6 +26,12 @@ void StepContext::reset(const Model& model) {
   for (auto& kk : k) kk.setZero(n);
   hNext = 0.0;
   rowsCurrent = false;
+  pinCandidates.clear();
+  for (size_t j = 0; j < model.constraints.size(); ++j) {
+    Anchor point;
+    Vec3 at;
+    if (model.constraints[j]->fixedPin(point, at) && point.kind == Anchor::Kind::Body) pinCandidates.push_back(int(j));
+  }
 }
 
 void pack(const std::vector<BodyState>& bodies, Eigen::VectorXd& y) {

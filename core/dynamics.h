@@ -30,6 +30,15 @@ struct StepContext {
   Eigen::VectorXd k[7];
   // scratch of the velocity-level steppers and of projection (sized on first use, then reused)
   std::vector<Vec3> P, L;                 // momenta during a sequential-impulses step
+  // semi-implicit Euler's rotors about a nail (turnAboutPin): the constraints that can hold a body
+  // at a fixed place (Constraint::fixedPin; set by reset), and a step's rotors
+  struct Rotor {
+    int body;
+    Vec3 x, P, L;
+    Quat q;
+  };
+  std::vector<int> pinCandidates;
+  std::vector<Rotor> rotors;
   std::vector<Vec3> dLin, dAng;           // projection: per-body correction
   Eigen::VectorXd mu, muNodes, yBefore;   // projection: multipliers (by rows, by node); positions before a Newton step
   std::vector<int> chosen;                // projection: the constraints it acts on

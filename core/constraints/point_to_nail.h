@@ -16,6 +16,11 @@ class PointToNail final : public Constraint {
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
   bool pinsToWorld() const override { return true; }
   bool rigidPointPair() const override { return true; }
+  bool fixedPin(Anchor& point, Vec3& at) const override {
+    point = m_point;
+    at = m_nail;
+    return true;
+  }
 
  private:
   Anchor m_point;

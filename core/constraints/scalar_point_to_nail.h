@@ -56,6 +56,13 @@ class ScalarPointToNail final : public Constraint {
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
   bool pinsToWorld() const override { return true; }
+  // (held, within kHoldRadius, it is a point-to-nail: the step turns its body about the nail when
+  // it is the body's only constraint; the caller asks only of met constraints)
+  bool fixedPin(Anchor& point, Vec3& at) const override {
+    point = m_point;
+    at = m_nail;
+    return true;
+  }
 
  private:
   Anchor m_point;

@@ -114,8 +114,9 @@ TEST(VelocityLevel, EulerAssemblyFollowsTheTauDynamicsOnASpinningRod) {
 // tolerance too (left alone it wandered within the band and projection's snaps back added
 // energy: see velocityTarget), but a step far shorter than dt (an event, or the end of a run,
 // between grid points) must not divide D by its own length: -D/h turned a 5e-8 m residue into
-// 5 m/s over a 1e-8 s step. A rod hangs from a nail, its end displaced by D along x, gravity
-// off, at rest; one 1e-8 s step: the end's velocity is -D/dt.
+// 5 m/s over a 1e-8 s step. A rod hangs from a fixed ball's centre (a joint to a fixed body: on
+// a nail alone it would turn as a rotor about the nail, which puts the point on it, turnAboutPin),
+// its end displaced by D along x, gravity off, at rest; one 1e-8 s step: the end's velocity is -D/dt.
 TEST(VelocityLevel, HeldConstraintsCancelTheirWholeDeviationOverTheScenesStep) {
   for (const double offset : {5e-8, 1e-6}) {
     Scene s;
@@ -125,8 +126,10 @@ TEST(VelocityLevel, HeldConstraintsCancelTheirWholeDeviationOverTheScenesStep) {
     rod.name = "rod";
     rod.position = Vec3(offset, 0.0, -0.5);  // end1 at (offset, 0, -1), end2 at (offset, 0, 0)
     s.bodies.push_back(rod);
-    s.nails.push_back({"nail", Vec3::Zero()});
-    s.constraints.push_back({.name = "pin", .params = PointToNailDef{.point = test::pt("rod", "end2"), .nail = "nail"}});
+    BodyDef post = test::sphere("post", Vec3::Zero(), 0.05);
+    post.fixed = true;
+    s.bodies.push_back(post);
+    s.constraints.push_back(test::pointToPoint("pin", test::pt("rod", "end2"), test::pt("post", "center")));
     auto model = std::make_shared<const Model>(compile(s));
     State st = model->initialState();
     st.memory.assembled.assign(1, 1);  // held since an earlier step
@@ -159,8 +162,9 @@ State oneHeldEulerStep(const Scene& s) {
 // A held point pair drifts over an Euler step only at third order in h: with the velocity
 // target -D/h alone, a joint on a spinning body opens by h^2/2 w^2 |r| per step (the point's
 // centripetal motion), which the correction of the target by -h/2 c(u') removes
-// (VelocityLevelEquation::correctHeldForArmRotation). A 1 m rod spins at 5 rad/s about its pinned
-// end, no gravity, held since an earlier step; one Euler step of h and one of h/2, before
+// (VelocityLevelEquation::correctHeldForArmRotation). A 1 m rod spins at 5 rad/s about its end,
+// joined to a fixed ball's centre (on a nail alone it would turn as a rotor, turnAboutPin, with no
+// gap at all), no gravity, held since an earlier step; one Euler step of h and one of h/2, before
 // projection. The joint's gap must be far below h^2/2 w^2 |r| and shrink like h^3 (a factor ~8
 // from h to h/2; a second-order drift would give 4).
 TEST(VelocityLevel, HeldJointsOnSpinningBodiesDriftOnlyAtThirdOrder) {
@@ -172,8 +176,10 @@ TEST(VelocityLevel, HeldJointsOnSpinningBodiesDriftOnlyAtThirdOrder) {
     s.bodies.push_back(test::rod("rod", Vec3(0, 0, 0), Vec3(2 * r, 0, 0)));
     s.bodies[0].angularVelocity = Vec3(0, 0, w);
     s.bodies[0].velocity = Vec3(0, 0, w).cross(Vec3(r, 0, 0));  // end1 at rest
-    s.nails.push_back({"nail", Vec3::Zero()});
-    s.constraints.push_back(test::pointToNail("pin", pt("rod", "end1"), "nail"));
+    BodyDef post = test::sphere("post", Vec3::Zero(), 0.05);
+    post.fixed = true;
+    s.bodies.push_back(post);
+    s.constraints.push_back(test::pointToPoint("pin", pt("rod", "end1"), pt("post", "center")));
     const State st = oneHeldEulerStep(s);
     return (st.bodies[0].x + st.bodies[0].q * Vec3(0, 0, -r)).norm();
   };
