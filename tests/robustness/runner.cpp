@@ -90,6 +90,8 @@ core::Scene sceneForConfig(const CorpusScene& cs, const RunConfig& config, doubl
   s.settings.integrator = config.integrator;
   s.settings.projection = config.projection;
   s.settings.duration = seconds;
+  // a measurement's override of the scenes' max_substeps (docs/performance.md, session 53)
+  if (const char* m = std::getenv("TETHER_CORPUS_MAX_SUBSTEPS")) s.settings.maxSubsteps = std::atoi(m);
   return s;
 }
 
