@@ -176,10 +176,12 @@ class Constraint {
   // world (point-to-point, point-to-nail; not a path's moving point): two such constraints on the
   // same bodies are rigid about the line between them (ConstraintAssembly::reduceRedundantPairs).
   virtual bool rigidPointPair() const { return false; }
-  // True when the rows hold one point of a body (point: its anchor) at a fixed place in the world
-  // (at: a nail, not a path). A body held by such a constraint alone turns about that place as a
-  // rotor in the semi-implicit Euler step (turnAboutPin, core/integrator.cpp).
-  virtual bool fixedPin(Anchor& point, Vec3& at) const {
+  // True when the rows hold one point of a body (point: its anchor) at a place that does not move
+  // with the motion (at: a nail, a World anchor; or a point of a fixed body, bodies[i].fixed; not a
+  // path). A body held by such a constraint alone turns about that place as a rotor in the
+  // semi-implicit Euler step (turnAboutPin, core/integrator.cpp).
+  virtual bool fixedPin(const std::vector<BodyModel>& bodies, Anchor& point, Anchor& at) const {
+    (void)bodies;
     (void)point;
     (void)at;
     return false;

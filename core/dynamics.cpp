@@ -28,9 +28,9 @@ void StepContext::reset(const Model& model) {
   rowsCurrent = false;
   pinCandidates.clear();
   for (size_t j = 0; j < model.constraints.size(); ++j) {
-    Anchor point;
-    Vec3 at;
-    if (model.constraints[j]->fixedPin(point, at) && point.kind == Anchor::Kind::Body) pinCandidates.push_back(int(j));
+    Anchor point, at;
+    if (model.constraints[j]->fixedPin(model.bodies, point, at) && point.kind == Anchor::Kind::Body)
+      pinCandidates.push_back(int(j));
   }
 }
 

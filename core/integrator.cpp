@@ -154,10 +154,11 @@ Quat advanceOrientation(const Quat& q, const Vec3& L, const BodyModel& body, dou
   return advanceOrientation(q, L, body.invInertia, body.symmetryAxis, h);
 }
 
-// A body held at a nail by one point and by nothing else turns about the nail as a rotor: the
-// step's drift, x' = x + h v and the free turn about the centre, moves the held point off the
-// nail by O(h^2 |w|^2 r), and projection's pull back does work: a torus spinning at 40 rad/s on a
-// nail by a point of its rim lost 3 % of its energy in an hour (+4.5 % with projection off).
+// A body held at a nail (or a fixed body's point) by one point and by nothing else turns about the
+// nail as a rotor: the step's drift, x' = x + h v and the free turn about the centre, moves the
+// held point off the nail by O(h^2 |w|^2 r), and projection's pull back does work: a torus
+// spinning at 40 rad/s on a nail by a point of its rim lost 3 % of its energy in an hour (+4.5 %
+// with projection off).
 //
 // About the held point X (r = X - x from the centre x, d = -r), the body is a rotor with
 //   L_X = L + d x P                         (angular momentum about X: L about x plus x's moment)
@@ -199,21 +200,24 @@ void turnAboutPin(const BodyModel& body, const Vec3& local, const Vec3& nail, do
   L = Lx + r1.cross(P);
 }
 
-// The rotors of a step: each body held at a nail alone (Constraint::fixedPin; its only active
-// constraint, and met, StepMemory::assembled: one still assembling moves its point by its law),
-// turned about the nail from the kicked momenta in y. Only the constraints that can pin are looked
-// at (StepContext::pinCandidates), so a chain pays one check for its nail.
+// The rotors of a step: each body held alone at a nail or at a fixed body's point
+// (Constraint::fixedPin; its only active constraint, and met, StepMemory::assembled: one still
+// assembling moves its point by its law), turned about that place from the kicked momenta in y.
+// Only the constraints that can pin are looked at (StepContext::pinCandidates), so a chain pays
+// one check for its nail.
 void turnRotors(const Model& model, double h, StepContext& c, const StepMemory& memory) {
   c.rotors.clear();
   const auto& incidence = c.system.assembly().incidence();
   for (const int j : c.pinCandidates) {
     if (size_t(j) >= memory.assembled.size() || !memory.assembled[size_t(j)]) continue;
-    Anchor point;
-    Vec3 nail;
-    model.constraints[size_t(j)]->fixedPin(point, nail);
+    Anchor point, at;
+    model.constraints[size_t(j)]->fixedPin(model.bodies, point, at);
     const size_t b = size_t(point.index);
     if (b >= incidence.size() || incidence[b].size() != 1 || incidence[b][0].first != j || c.kin[b].invMass == 0.0)
       continue;
+    // the place: a nail, or the fixed body's point where that body is now
+    const Vec3 nail = at.kind == Anchor::Kind::Body ? Vec3(c.kin[size_t(at.index)].x + c.kin[size_t(at.index)].R * at.local)
+                                                    : at.local;
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
     StepContext::Rotor r{int(b), c.y.segment<3>(i), c.y.segment<3>(i + 7), c.y.segment<3>(i + 10),
                          Quat(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6))};

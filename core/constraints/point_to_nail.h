@@ -16,9 +16,9 @@ class PointToNail final : public Constraint {
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_point, b, e); }
   bool pinsToWorld() const override { return true; }
   bool rigidPointPair() const override { return true; }
-  bool fixedPin(Anchor& point, Vec3& at) const override {
+  bool fixedPin(const std::vector<BodyModel>&, Anchor& point, Anchor& at) const override {
     point = m_point;
-    at = m_nail;
+    at = {.kind = Anchor::Kind::World, .index = -1, .local = m_nail};
     return true;
   }
 

@@ -16,6 +16,15 @@ class PointToPoint final : public Constraint {
   void evaluate(const EvalContext& ctx, ConstraintRows& out) const override;
   bool seesOnlyAxis(int b, const Vec3& e) const override { return onAxisOf(m_a, b, e) && onAxisOf(m_b, b, e); }
   bool rigidPointPair() const override { return m_a.kind != Anchor::Kind::Path && m_b.kind != Anchor::Kind::Path; }
+  // a moving body's point joined to a fixed body's (a pendulum on a fixed post)
+  bool fixedPin(const std::vector<BodyModel>& bodies, Anchor& point, Anchor& at) const override {
+    if (m_a.kind != Anchor::Kind::Body || m_b.kind != Anchor::Kind::Body) return false;
+    const bool aFixed = bodies[size_t(m_a.index)].fixed, bFixed = bodies[size_t(m_b.index)].fixed;
+    if (aFixed == bFixed) return false;
+    point = aFixed ? m_b : m_a;
+    at = aFixed ? m_a : m_b;
+    return true;
+  }
 
  private:
   Anchor m_a, m_b;

@@ -58,9 +58,9 @@ class ScalarPointToNail final : public Constraint {
   bool pinsToWorld() const override { return true; }
   // (held, within kHoldRadius, it is a point-to-nail: the step turns its body about the nail when
   // it is the body's only constraint; the caller asks only of met constraints)
-  bool fixedPin(Anchor& point, Vec3& at) const override {
+  bool fixedPin(const std::vector<BodyModel>&, Anchor& point, Anchor& at) const override {
     point = m_point;
-    at = m_nail;
+    at = {.kind = Anchor::Kind::World, .index = -1, .local = m_nail};
     return true;
   }
 

@@ -686,8 +686,18 @@ TEST(Integrator, ABodyHeldAtANailAloneTurnsAboutItAsARotor) {
       "constraints": [{"name": "hang", "type": "point_to_nail", "point": "ring.west", "nail": "nail"}]})");
   };
   const Vec3 nail(0, 0, 2);
-  {
-    const Scene s = ring(false);
+  // the same ring joined by a point-to-point to a fixed post whose point is where the nail was
+  auto onPost = [](Scene s) {
+    BodyDef post = test::box("post", Vec3(0, 0, 2.05), Vec3(0.1, 0.1, 0.1));
+    post.fixed = true;
+    s.bodies.push_back(post);
+    s.nails.clear();
+    s.constraints[0] = test::pointToPoint("hang", test::pt("ring", "west"), test::pt("post", "bottom"));
+    return s;
+  };
+  for (const bool post : {false, true}) {
+    SCOPED_TRACE(post ? "on a fixed post" : "on a nail");
+    const Scene s = post ? onPost(ring(false)) : ring(false);
     auto sim = test::simulate(s);
     const Model& m = sim->model();
     ASSERT_TRUE(sim->advanceTo(2.0).ok);  // assembled (15 tau = 1.5 s)
