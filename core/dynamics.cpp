@@ -27,6 +27,7 @@ void StepContext::reset(const Model& model) {
   hNext = 0.0;
   rowsCurrent = false;
   pinCandidates.clear();
+  pinFrames.clear();
   for (size_t j = 0; j < model.constraints.size(); ++j) {
     Anchor point, at;
     if (model.constraints[j]->fixedPin(model.bodies, point, at) && point.kind == Anchor::Kind::Body)

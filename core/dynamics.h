@@ -37,7 +37,17 @@ struct StepContext {
     Vec3 x, P, L;
     Quat q;
   };
+  // I_X about a candidate's held point in its principal axes (I_X = V diag(1 / inv) V^T, qV = V;
+  // axis: of symmetry, or -1), constant in body axes: found at its first turn (pinFrame)
+  struct PinFrame {
+    Mat3 V = Mat3::Identity();
+    Vec3 inv = Vec3::Zero();
+    Quat qV = Quat::Identity();
+    int axis = -1;
+    bool set = false;
+  };
   std::vector<int> pinCandidates;
+  std::vector<PinFrame> pinFrames;  // (by pinCandidates' order)
   std::vector<Rotor> rotors;
   std::vector<Vec3> dLin, dAng;           // projection: per-body correction
   Eigen::VectorXd mu, muNodes, yBefore;   // projection: multipliers (by rows, by node); positions before a Newton step
