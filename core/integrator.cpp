@@ -329,6 +329,17 @@ void setOrientation(Eigen::VectorXd& y, Eigen::Index o, const Quat& q) {
   y.segment<4>(o + 3) = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
 }
 
+// The rotors' poses and momenta (turnRotors) over what the general drift gave their bodies.
+void placeRotors(StepContext& c) {
+  for (const StepContext::Rotor& r : c.rotors) {
+    const Eigen::Index i = static_cast<Eigen::Index>(r.body) * kBodyDofs;
+    c.y.segment<3>(i) = r.x;
+    setOrientation(c.y, i, r.q);
+    c.y.segment<3>(i + 7) = r.P;
+    c.y.segment<3>(i + 10) = r.L;
+  }
+}
+
 }  // namespace
 
 void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double h, StepContext& c,
@@ -373,13 +384,7 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
     setOrientation(c.y, i, advanceOrientation(q, c.y.segment<3>(i + 10), model.bodies[b], h));
   }
-  for (const StepContext::Rotor& r : c.rotors) {
-    const Eigen::Index i = static_cast<Eigen::Index>(r.body) * kBodyDofs;
-    c.y.segment<3>(i) = r.x;
-    setOrientation(c.y, i, r.q);
-    c.y.segment<3>(i + 7) = r.P;
-    c.y.segment<3>(i + 10) = r.L;
-  }
+  placeRotors(c);
 }
 
 namespace {
@@ -428,6 +433,19 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
       L[i] = c.y.segment<3>(o + 10);
     }
   }
+  // bodies held at a nail alone turn about it, as in stepSemiImplicitEuler (the pin's impulses have
+  // no moment about it; a rod whirled at 500 rad/s on its end's nail lost 205 J of 12 703 J in
+  // 60 s with the straight drift, and keeps it to 1e-6 now)
+  if (!c.pinCandidates.empty()) {
+    for (size_t i = 0; i < nb; ++i) {
+      const Eigen::Index o = static_cast<Eigen::Index>(i) * kBodyDofs;
+      c.y.segment<3>(o + 7) = P[i];
+      c.y.segment<3>(o + 10) = L[i];
+    }
+    turnRotors(model, p, h, c, memory, bool(afterKick));
+  } else {
+    c.rotors.clear();
+  }
   for (size_t i = 0; i < nb; ++i) {
     const BodyKinematics& k = c.kin[i];
     if (k.invMass == 0.0) continue;
@@ -438,6 +456,7 @@ void stepSequentialImpulses(const Model& model, const Params& p, double t, doubl
     c.y.segment<3>(o + 7) = P[i];
     c.y.segment<3>(o + 10) = L[i];
   }
+  placeRotors(c);
 }
 
 namespace {

@@ -820,5 +820,27 @@ TEST(Integrator, ABodyOnItsNailFromTheStartIsARotorFromItsFirstStep) {
   }
 }
 
+// Sequential impulses turn a body held at a nail alone as a rotor too (their impulses at the pin
+// have no moment about it): the rod whirled at 500 rad/s on its end's nail lost 203 J of its
+// 12 697 J of motion in 60 s with the straight drift (now 2.4e-3 J).
+TEST(Integrator, SequentialImpulsesTurnABodyOnItsNailAloneAsARotor) {
+  auto sim = test::simulate(sceneFromJson(R"({"format": "tether-scene", "version": 1,
+    "settings": {"solver": "sequential-impulses"},
+    "bodies": [{"name": "rod", "type": "rod", "radius": 0.01, "length": 1.0,
+                "position": [0.49240387650610395, 0.0, 2.086824088833465],
+                "orientation": [0.766044443118978, 0.0, 0.6427876096865393, 0.0],
+                "angular_velocity": [0, 0, 500], "velocity": [0.0, 246.20193825305196, 0.0]}],
+    "nails": [{"name": "n", "position": [0, 0, 2]}],
+    "constraints": [{"name": "pin", "type": "point_to_nail", "point": {"body": "rod", "local": [0, 0, -0.5]}, "nail": "n"}]})"));
+  const Model& m = sim->model();
+  const double e0 = energy(m, sim->state()).total(), k0 = energy(m, sim->state()).kinetic;
+  double worst = 0.0;
+  for (int k = 1; k <= 20; ++k) {  // 20 s
+    ASSERT_TRUE(sim->advanceTo(double(k)).ok);
+    worst = std::max(worst, std::abs(energy(m, sim->state()).total() - e0) / k0);
+  }
+  EXPECT_LT(worst, 1e-6);  // (about 5e-3 before)
+}
+
 }  // namespace
 }  // namespace tether::core
