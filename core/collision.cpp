@@ -171,6 +171,19 @@ struct Reach {
 
 }  // namespace
 
+double farthestFrom(const CollisionBody& b, const Vec3& p) {
+  switch (b.shape) {
+    case Shape::Sphere: return p.norm() + b.radius;
+    case Shape::Rod: {
+      const Vec3 h(0.0, 0.0, 0.5 * b.length);
+      return std::max((p - h).norm(), (p + h).norm()) + b.radius;
+    }
+    case Shape::Box: return (p.cwiseAbs() + 0.5 * b.size).norm();  // (the corner on the far side of each axis)
+    case Shape::Torus: return p.norm() + b.majorRadius + b.minorRadius;
+  }
+  return 0.0;
+}
+
 CollisionBody collisionBody(const BodyDef& b) {
   CollisionBody c;
   c.shape = b.shape;

@@ -61,6 +61,11 @@ struct CollisionBody {
 // The shape, dimensions, fixed flag, collision filter and initial pose of a scene body.
 CollisionBody collisionBody(const BodyDef& b);
 
+// The distance from a point p of a body (body coordinates, its centre at the origin) to the body's
+// farthest point: its reach about p (exact for a sphere, rod and box; a torus: a bound, |p| + R + r).
+// About p = 0, the radius of its bounding sphere.
+double farthestFrom(const CollisionBody& b, const Vec3& p);
+
 // A ground plane: solid on the side opposite the normal. Filtered like a body (its group and mask).
 struct GroundPlane {
   Vec3 point = Vec3::Zero();           // m

@@ -211,17 +211,6 @@ void turnAboutPin(const StepContext::PinFrame& frame, const BodyModel& body, con
   L = Lx + r1.cross(P);
 }
 
-// The farthest any point of a body's shape is from its centre (its bounding sphere's radius).
-double boundingRadius(const CollisionBody& b) {
-  switch (b.shape) {
-    case Shape::Sphere: return b.radius;
-    case Shape::Rod: return 0.5 * b.length + b.radius;
-    case Shape::Box: return 0.5 * b.size.norm();
-    case Shape::Torus: return b.majorRadius + b.minorRadius;
-  }
-  return 0.0;
-}
-
 // The colliding bodies a rotor among contacts could meet in a step, sorted along x: each one's
 // centre x and its bounding radius grown by twice its travel over the step, with the largest of
 // those (pad), so that the bodies near a nail are found by a search along x instead of a pass
@@ -242,7 +231,7 @@ struct ContactSweep {
     const std::vector<CollisionBody>& shapes = model.contacts.shapes;
     for (size_t j = 0; j < shapes.size(); ++j) {
       if (!p.bodyCollides[j] || !p.bodyActive[j]) continue;
-      const double r = boundingRadius(shapes[j]) + 2.0 * h * c.kin[j].v.norm();
+      const double r = farthestFrom(shapes[j], Vec3::Zero()) + 2.0 * h * c.kin[j].v.norm();
       entries.push_back({c.kin[j].x.x(), r, c.kin[j].x, int(j)});
       pad = std::max(pad, r);
     }
@@ -251,19 +240,19 @@ struct ContactSweep {
 };
 
 // Among contacts, whether body b, turning about `nail` as a rotor, is clear of everything it could
-// touch in this step: every point of it stays within reach = |centre - nail| + its bounding radius
-// of the nail, so it is clear of a plane the nail is farther from than that, and of a body whose
-// bounding sphere, moved on by its velocity over the step, stays that far, with the contacts' near
-// margin (1 mm) to spare. A body that could touch something drifts straight, as the contact impulses
+// touch in this step: every point of it stays within reach (its farthest point's distance from the
+// held point `local`, farthestFrom) of the nail, so it is clear of a plane the nail is farther from
+// than that, and of a body whose bounding sphere, moved on by its velocity over the step, stays
+// that far, with the contacts' near margin (1 mm) to spare. A body that could touch something drifts straight, as the contact impulses
 // were found for (a rod pinned 0.95 m over the floor, 1 m long, grazing it at each swing, e = 1:
 // turning as a rotor between its strikes, it lost 1-5 J of 13 J of motion in 300 s, straight 0.03-0.08
 // J; the strike's reflection turns the rotor's first-order energy swing into a change, each time).
-bool clearOfContacts(const Model& model, const Params& p, const StepContext& c, const ContactSweep& sweep, size_t b,
+bool clearOfContacts(const Model& model, const Params& p, const ContactSweep& sweep, size_t b, const Vec3& local,
                      const Vec3& nail) {
   constexpr double kMargin = 1e-3;
   const std::vector<CollisionBody>& shapes = model.contacts.shapes;
   if (b >= shapes.size() || !p.bodyCollides[b]) return true;
-  const double reach = (c.kin[b].x - nail).norm() + boundingRadius(shapes[b]) + kMargin;
+  const double reach = farthestFrom(shapes[b], local) + kMargin;
   for (const GroundPlane& g : model.contacts.planes)
     if (g.normal.dot(nail - g.point) <= reach) return false;
   // (a body within reach has its centre within reach + its radius <= reach + pad of the nail in x)
@@ -314,7 +303,7 @@ void turnRotors(const Model& model, const Params& p, double h, StepContext& c, c
                                                     : at.local;
     if (contacts) {
       if (!sweep) sweep.emplace(model, p, c, h);
-      if (!clearOfContacts(model, p, c, *sweep, b, nail)) continue;
+      if (!clearOfContacts(model, p, *sweep, b, point.local, nail)) continue;
     }
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
     StepContext::Rotor r{int(b), c.y.segment<3>(i), c.y.segment<3>(i + 7), c.y.segment<3>(i + 10),

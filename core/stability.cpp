@@ -1397,25 +1397,6 @@ class Checker {
               "\" clear of it in any pose)");
     }
   }
-  // The distance from a point p of a body at rest (shape at the origin, unturned) to the body's
-  // farthest point: its reach about p (a torus: a bound, |p| + R + r).
-  static double farthestFrom(const CollisionBody& b, const Vec3& p) {
-    switch (b.shape) {
-      case Shape::Sphere: return p.norm() + b.radius;
-      case Shape::Rod: {
-        const Vec3 h(0.0, 0.0, 0.5 * b.length);
-        return std::max((p - h).norm(), (p + h).norm()) + b.radius;
-      }
-      case Shape::Box: {
-        // the corner on the far side of each axis
-        const Vec3 half = 0.5 * b.size;
-        return (p.cwiseAbs() + half).norm();
-      }
-      case Shape::Torus: return p.norm() + b.majorRadius + b.minorRadius;
-    }
-    return 0.0;
-  }
-
   const Scene& m_s;
   const Settings& m_st;
   const IntegratorKind m_int;
