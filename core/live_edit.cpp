@@ -37,6 +37,7 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
   st.hNext = oldState.hNext;
   st.substeps = oldState.substeps;
   st.calmSteps = oldState.calmSteps;
+  st.calmTurn = oldState.calmTurn;
   st.memory.spinTrend.h = oldState.memory.spinTrend.h;
 
   // the timeline up to t, with the new scene's events

@@ -139,7 +139,9 @@ class Simulation {
   void velocityErrors(double t, const Eigen::VectorXd& y, std::vector<Vec3>& out, std::vector<Vec3>* turn = nullptr);
   double m_substepTurn = 0.02;  // rad per (sub)step for this model's integrator (see stepSubdivided)
   double m_springPhase = 0.01;  // a spring's phase per (sub)step, the same way
-  static constexpr int kCalmSteps = 500;  // steps in a row before the substeps are halved
+  bool m_firstOrder = true;     // the fixed steps are first order (semi-implicit Euler, sequential impulses), not RK4
+  static constexpr int kCalmSteps = 4000;  // steps in a row before the substeps fall (see stepSubdivided)
+  static constexpr int kQuietSteps = 500;  // the same where the bodies hardly turn
 };
 
 }  // namespace tether::core

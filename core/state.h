@@ -119,6 +119,7 @@ struct State {
   double hNext = 0.0;              // adaptive integrators: proposed next step, s (0 = none yet)
   int substeps = 1;                // fixed-step integrators: substeps per step now (see Simulation::stepSubdivided)
   int calmSteps = 0;               // steps in a row that half as many substeps would have taken
+  double calmTurn = 0.0;           // the largest turn per step (a substep's times the substeps) in those, rad
   StepMemory memory;               // what the last step left for the next one
 };
 
