@@ -5,12 +5,15 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QRegularExpression>
+#include <QWheelEvent>
 #include <QScrollArea>
 #include <QStyle>
 #include <QStyleOptionSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 #include "core/body.h"
@@ -48,6 +51,57 @@ core::Quat fromEulerDeg(const Vec3& rpy) {
   return core::Quat(Eigen::AngleAxisd(r.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(r.y(), Vec3::UnitY()) *
                     Eigen::AngleAxisd(r.x(), Vec3::UnitX()));
 }
+
+// The inspector's number field. A plain QDoubleSpinBox (1) takes the mouse wheel whenever the
+// pointer is over it, so scrolling the form edited whatever field passed under the pointer
+// (a body's density 1000 -> 900, its rotation 0.1 degrees a notch, each an undo entry) and the
+// form did not scroll: here the wheel turns a field only while it has the keyboard focus (a
+// click, or Tab), else it scrolls the form; and (2) drops what its validator does not know:
+// "1e30" typed for a stiffness landed as 130 N/m, "1e400" for a position as 1400 m. Here a
+// number in scientific notation is read as such, and one past what the field can hold is
+// refused with a message (refused) instead of put back without a word.
+class NumberBox : public QDoubleSpinBox {
+ public:
+  std::function<void(const QString& typed)> refused;
+
+  NumberBox() { setFocusPolicy(Qt::StrongFocus); }
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override {
+    if (hasFocus()) QDoubleSpinBox::wheelEvent(e);
+    else e->ignore();  // (to the scroll area)
+  }
+  QValidator::State validate(QString& text, int&) const override {
+    const QString t = bare(text);
+    if (t.isEmpty() || t == QLatin1String("-") || t == QLatin1String("+")) return QValidator::Intermediate;
+    static const QRegularExpression partial(QStringLiteral(R"(^[+-]?(\d+[.,]?\d*|[.,]\d*)([eE][+-]?\d*)?$)"));
+    if (!partial.match(t).hasMatch()) return QValidator::Invalid;
+    bool ok = false;
+    const double v = parse(t, &ok);
+    if (!ok || !std::isfinite(v) || v < minimum() || v > maximum()) return QValidator::Intermediate;
+    return QValidator::Acceptable;
+  }
+  double valueFromText(const QString& text) const override { return parse(bare(text), nullptr); }
+  // called with what is left typed when editing ends short of an acceptable number
+  void fixup(QString& text) const override {
+    const QString t = bare(text);
+    if (!t.isEmpty() && refused) refused(t);
+  }
+
+ private:
+  QString bare(QString t) const {
+    if (!suffix().isEmpty() && t.endsWith(suffix())) t.chop(suffix().size());
+    if (!prefix().isEmpty() && t.startsWith(prefix())) t.remove(0, prefix().size());
+    return t.trimmed();
+  }
+  double parse(const QString& t, bool* ok) const {
+    bool good = false;
+    double v = locale().toDouble(t, &good);
+    if (!good) v = t.toDouble(&good);  // (C: a point where the locale has a comma)
+    if (ok) *ok = good;
+    return good ? v : value();
+  }
+};
 
 // A spin box asks for the width of its range's ends: "-1000000000.0000 kg/m³" for the ±1e9 the
 // fields take, which would make the form wider than the dock (the fields cut at its right edge,
@@ -279,7 +333,7 @@ void Inspector::addName() {
 
 void Inspector::addDouble(const QString& label, const QString& unit, double value, double min, double max,
                           const std::function<void(Scene&, double)>& set, int decimals, const Timed& timed) {
-  auto* sb = new QDoubleSpinBox;
+  auto* sb = new NumberBox;
   sb->setDecimals(decimals);
   // The box takes any number, so that what is typed is what is judged: a spin box limited to
   // [min, max] drops a minus sign it cannot accept ("-1" became 1) and puts a value below its
@@ -292,12 +346,18 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
   sb->setObjectName(label);
   fitWidthToValue(sb);
   m_layout->addRow(label, sb);
-  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, unit, timed, min, max](double v) {
+  const auto rangeText = [min, max, unit]() {
+    const QString u = unit.isEmpty() ? QString() : QStringLiteral(" ") + unit;
+    return max >= kBig ? tr("at least %1%2").arg(min, 0, 'g', 6).arg(u)
+                       : tr("between %1 and %2%3").arg(min, 0, 'g', 6).arg(max, 0, 'g', 6).arg(u);
+  };
+  sb->refused = [this, label, rangeText](const QString& typed) {
+    m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText(), typed));
+    m_error->show();
+  };
+  connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, timed, min, max, rangeText](double v) {
     if (v < min || v > max) {
-      const QString u = unit.isEmpty() ? QString() : QStringLiteral(" ") + unit;
-      const QString range = max >= kBig ? tr("at least %1%2").arg(min, 0, 'g', 6).arg(u)
-                                        : tr("between %1 and %2%3").arg(min, 0, 'g', 6).arg(max, 0, 'g', 6).arg(u);
-      m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, range).arg(v, 0, 'g', 6));
+      m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText()).arg(v, 0, 'g', 6));
       m_error->show();
       scheduleRebuild();  // the box shows the document's value again
       return;
@@ -315,9 +375,13 @@ void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& v
   h->setSpacing(2);
   QDoubleSpinBox* boxes[3];
   for (int i = 0; i < 3; ++i) {
-    auto* sb = new QDoubleSpinBox;
+    auto* sb = new NumberBox;
     sb->setDecimals(4);
     sb->setRange(-kBig, kBig);
+    sb->refused = [this, label](const QString& typed) {
+      m_error->setText(tr("Not applied: %1 takes values between %2 and %3 (typed %4)").arg(label).arg(-kBig, 0, 'g', 6).arg(kBig, 0, 'g', 6).arg(typed));
+      m_error->show();
+    };
     sb->setSingleStep(0.1);
     sb->setValue(value(i));
     sb->setKeyboardTracking(false);

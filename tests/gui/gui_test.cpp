@@ -708,6 +708,50 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A user's finding: the mouse wheel over a field edited it while the form was being scrolled
+  // (density 1000 -> 900, an undo entry each notch), and "1e30" typed for a stiffness landed as
+  // 130. The wheel now turns only a field that has the focus; scientific notation is read, and a
+  // number past what the field holds is refused with what was typed.
+  void inspectorFieldsReadScientificNotationAndIgnoreAStrayWheel() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    w.select({ui::Selection::Kind::Body, "upper"});
+    auto said = [&](const QString& what) {
+      for (QLabel* l : w.inspector()->findChildren<QLabel*>())
+        if (l->isVisible() && l->text().contains(what)) return true;
+      return false;
+    };
+    QVERIFY(typeInto(w, "Length", "1.25e0"));
+    QCOMPARE(w.document().scene().bodies[0].length, 1.25);
+    QTest::qWait(10);
+    QVERIFY(typeInto(w, "Radius", "3E-2"));
+    QCOMPARE(w.document().scene().bodies[0].radius, 0.03);
+    QTest::qWait(10);
+    const std::string before = json(w.document().scene());
+    const int commands = w.document().undoStack()->count();
+    QVERIFY(typeInto(w, "Length", "1e30"));
+    QCOMPARE(json(w.document().scene()), before);
+    QCOMPARE(w.document().undoStack()->count(), commands);
+    QVERIFY(said("Not applied: Length must be at least"));
+    QVERIFY(said("(typed 1e30)"));
+    QTest::qWait(10);
+    // the wheel over a field without the focus leaves it (and the document) alone
+    auto* box = w.inspector()->findChild<QDoubleSpinBox*>("Length");
+    QVERIFY(box);
+    w.setFocus();
+    QVERIFY(!box->hasFocus());
+    const QPointF at(box->width() / 2.0, box->height() / 2.0);
+    for (int notch = 0; notch < 3; ++notch) {
+      QWheelEvent wheel(at, box->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(box, &wheel);
+    }
+    QTest::qWait(10);
+    QCOMPARE(json(w.document().scene()), before);
+    QCOMPARE(w.document().undoStack()->count(), commands);
+    w.document().undoStack()->setClean();
+  }
+
   // Guard rails (core/stability.h): a tau typed into the inspector that the integrator
   // certainly cannot follow is refused with the reason; a merely risky one lands and is said;
   // a file that holds a diverging value opens as it is, with a warning that does not block.
