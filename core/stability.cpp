@@ -15,7 +15,10 @@
 #include "core/body.h"
 #include "core/collision.h"
 #include "core/constraint_type.h"
+#include "core/constraints/distance.h"
 #include "core/constraints/hinge.h"
+#include "core/constraints/point_on_line.h"
+#include "core/constraints/point_on_plane.h"
 #include "core/constraints/point_to_nail.h"
 #include "core/constraints/point_to_path.h"
 #include "core/constraints/point_to_point.h"
@@ -838,17 +841,115 @@ class Checker {
     out.samples = int(std::min(samples, 100000.0));
     return out;
   }
+  // Where a chain is held to the world: a point (a nail, a point of a fixed body), or every point
+  // of a plane or a line (a point-on-plane, a point-on-line: the world's plane and line).
   struct Anchor {
-    Vec3 at;           // world
-    std::string name;  // in words: nail "n", fixed body "b"
-    std::string from;  // the nail, that point of "b"
+    enum class Kind { Point, Plane, Line };
+    Kind kind = Kind::Point;
+    Vec3 at = Vec3::Zero();   // world: the point, or the plane's or line's origin
+    Vec3 dir = Vec3::UnitZ(); // unit: the plane's normal, the line's direction
+    std::string name;         // in words: nail "n", fixed body "b", the plane of "c"
+    std::string from;         // the nail, that point of "b", that plane
+    bool isPoint() const { return kind == Kind::Point; }
+    // the distance of x from its nearest point of the anchor
+    double distance(const Vec3& x) const {
+      const Vec3 r = x - at;
+      if (kind == Kind::Plane) return std::abs(dir.dot(r));
+      if (kind == Kind::Line) return (r - dir * dir.dot(r)).norm();
+      return r.norm();
+    }
+    // the least distance between a point of this anchor and one of `o` (planes and lines that are
+    // not parallel meet, at 0; skew lines are apart along their common normal d1 x d2)
+    double distance(const Anchor& o) const {
+      if (isPoint()) return o.distance(at);
+      if (o.isPoint()) return distance(o.at);
+      const Anchor& a = kind == Kind::Plane ? *this : o;  // (a plane first, if either is one)
+      const Anchor& b = kind == Kind::Plane ? o : *this;
+      const double across = a.dir.cross(b.dir).norm();
+      constexpr double kParallel = 1e-9;
+      if (a.kind == Kind::Plane && b.kind == Kind::Plane) return across < kParallel ? a.distance(b.at) : 0.0;
+      if (a.kind == Kind::Plane) return std::abs(a.dir.dot(b.dir)) < kParallel ? a.distance(b.at) : 0.0;  // a line
+      if (across < kParallel) return a.distance(b.at);
+      return std::abs((b.at - a.at).dot(a.dir.cross(b.dir))) / across;
+    }
   };
   struct Chain {
     Anchor anchor;
-    std::vector<std::string> bodies;  // from the driven body to the anchor's
-    std::vector<double> lengths;      // each body's span between its two held points
-    std::vector<Vec3> points;         // at the initial poses: each body's two held points, in that order
+    std::vector<std::string> bodies;  // from the driven body to the anchor's, in words: "b", distance "c"
+    std::vector<double> lengths;      // each body's span between its two held points, each distance's length
+    std::vector<Vec3> points;         // at the initial poses: each link's two held points, in that order
+    size_t links() const { return bodies.size(); }
   };
+  // A constraint of `body` as a link of a chain: the body's point it holds (`here`), and either
+  // the other body's point it joins that to (`there`), or the anchor it holds it to; `length`:
+  // a distance constraint's (a link of its own between the two points), else 0.
+  struct Link {
+    Held here;
+    std::optional<Held> there;  // a moving body's point: the chain goes on from it
+    Anchor anchor;              // else where the chain ends
+    double length = 0.0;
+    std::string name;           // the distance's, in words
+  };
+  std::optional<Link> linkOf(const ConstraintDef& c, const BodyDef& body, const std::set<std::string>& switched) const {
+    auto held = [&](const PointRef& r) -> std::optional<Held> {
+      std::optional<Held> h = heldPoint(r, true);
+      return h && h->body == &body ? h : std::nullopt;
+    };
+    auto nailAt = [&](const std::string& name) -> std::optional<Anchor> {
+      const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == name; });
+      if (nail == m_s.nails.end()) return std::nullopt;
+      return Anchor{Anchor::Kind::Point, nail->position, Vec3::UnitZ(), "nail \"" + nail->name + "\"", "the nail"};
+    };
+    if (const auto* n = c.params.get<PointToNailDef>()) {
+      const std::optional<Held> here = held(n->point);
+      const std::optional<Anchor> nail = nailAt(n->nail);
+      if (!here || !nail) return std::nullopt;
+      return Link{*here, std::nullopt, *nail, 0.0, {}};
+    }
+    if (const auto* p = c.params.get<PointOnPlaneDef>()) {
+      const std::optional<Held> here = held(p->point);
+      if (!here || !(p->normal.norm() > 0.0)) return std::nullopt;
+      return Link{*here, std::nullopt,
+                  {Anchor::Kind::Plane, p->origin, p->normal.normalized(), "the plane of \"" + c.name + "\"", "that plane"}, 0.0, {}};
+    }
+    if (const auto* l = c.params.get<PointOnLineDef>()) {
+      const std::optional<Held> here = held(l->point);
+      if (!here || !(l->direction.norm() > 0.0)) return std::nullopt;
+      return Link{*here, std::nullopt,
+                  {Anchor::Kind::Line, l->origin, l->direction.normalized(), "the line of \"" + c.name + "\"", "that line"}, 0.0, {}};
+    }
+    const PointRef *a = nullptr, *b = nullptr;
+    double length = 0.0;
+    if (const auto* p = c.params.get<PointToPointDef>()) a = &p->a, b = &p->b;
+    else if (const auto* h = c.params.get<HingeDef>()) a = &h->a, b = &h->b;
+    else if (const auto* d = c.params.get<DistanceDef>()) a = &d->a, b = &d->b, length = std::abs(d->length);
+    if (!a) return std::nullopt;
+    Link link;
+    link.length = length;
+    if (length > 0.0) link.name = "distance \"" + c.name + "\"";
+    std::optional<Held> here = held(*a);
+    const PointRef* other = b;
+    if (!here) {
+      here = held(*b);
+      other = a;
+    }
+    if (!here) return std::nullopt;
+    link.here = *here;
+    if (other->kind == PointRef::Kind::Nail) {
+      const std::optional<Anchor> nail = nailAt(other->target);
+      if (!nail) return std::nullopt;
+      link.anchor = *nail;
+      return link;
+    }
+    const std::optional<Held> there = heldPoint(*other, true);
+    if (!there || there->body == &body || switched.count(there->body->name)) return std::nullopt;
+    if (there->body->fixed)
+      link.anchor = {Anchor::Kind::Point, there->world(), Vec3::UnitZ(), "fixed body \"" + there->body->name + "\"",
+                     "that point of \"" + there->body->name + "\""};
+    else
+      link.there = there;
+    return link;
+  }
   using Uses = std::unordered_map<std::string, std::vector<size_t>>;
   // each body's constraints (indexed: the chains are walked body by body)
   Uses constraintUses() const {
@@ -875,72 +976,95 @@ class Checker {
       if (e.action != EventAction::Set) switched.insert(e.target);
     return switched;
   }
-  // A chain drawn straight between a nail and another anchor (a nail, a fixed body), its held
-  // points all on the line between them: to first order its links can move only across that line, and neither can
-  // take a load across it, so its solve starts singular. Stretched to its whole reach, gravity
-  // across the line asks for an infinite tension; longer than the span (drawn with gaps, to
-  // assemble), every pull that closes a joint is along the line and meets nothing that bends the
-  // chain. Eight steel rods drawn straight between two nails blew up within 3 ms either way
-  // (found by a helper building models as a user would); bent by 1 cm, or laid 10 cm below the
-  // nails, the same chains assembled and swung 600 s.
-  // (Walked from each point-to-nail: a chain between two fixed bodies alone is not looked at.)
+  // Chains between two anchors (nails, points of fixed bodies, the planes of point-on-plane and
+  // the lines of point-on-line constraints), walked from each anchor through point-to-point joints,
+  // hinges and distances. Two things are said of one:
+  // - Out of reach: the links span |2 longest - sum| to sum between their held points, and no pose
+  //   meets anchors further apart or nearer (a helper's 4 links of 0.5 m between nails 2.3 m apart;
+  //   a rod on a plane hung by a distance of 0.6 m from a nail 0.65 m beyond its reach). Assembling
+  //   pulls the chain straight against its reach, where the pull grows without bound: both blew up
+  //   within 2.5 s with every integrator and solver, `check` silent. A plane or a line holds its end
+  //   anywhere on it, so only its least distance from the other anchor can be out of reach (the
+  //   links then stand straight along its normal: a dead point as between two nails). (Not said of
+  //   one body between two points, which has no straight pose to pull into: the conflict analysis
+  //   names it, and it rests, held by the anchor it met first. One rod between a nail and a plane
+  //   beyond its reach does stand straight: it blew up within 0.07 s. The held points as the scene
+  //   places them: out by less than the projection tolerance is held as if met, see checkReach.)
+  // - Drawn straight between two points, its held points all on the line between them: to first
+  //   order its links can move only across that line, and neither can take a load across it, so
+  //   its solve starts singular. Stretched to its whole reach, gravity across the line asks for an
+  //   infinite tension; longer than the span (drawn with gaps, to assemble), every pull that closes
+  //   a joint is along the line and meets nothing that bends the chain. Eight steel rods drawn
+  //   straight between two nails blew up within 3 ms either way (found by a helper building models
+  //   as a user would); bent by 1 cm, or laid 10 cm below the nails, the same chains assembled and
+  //   swung 600 s.
   void checkStraightChains() {
-    if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
-                     [](const ConstraintDef& c) { return c.params.get<PointToNailDef>() != nullptr; }))
-      return;
     const Uses uses = constraintUses();
     const std::set<std::string> switched = switchedNames();
     std::set<std::set<std::string>> said;  // each chain once (it is found from both its ends)
-    for (size_t i = 0; i < m_s.constraints.size(); ++i) {
-      const ConstraintDef& pin = m_s.constraints[i];
-      const auto* n = pin.params.get<PointToNailDef>();
-      if (!n || !pin.enabled || switched.count(pin.name)) continue;
-      const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == n->nail; });
-      const std::optional<Held> end = heldPoint(n->point, true);
-      if (nail == m_s.nails.end() || !end || end->body->fixed || switched.count(end->body->name)) continue;
-      const std::vector<Chain> chains = chainsFrom(*end, i, uses, switched);
-      for (const Chain& chain : chains) {
-        const Vec3 a = nail->position, b = chain.anchor.at;
-        const double span = (b - a).norm();
-        double sum = 0.0, longest = 0.0, off = 0.0;
-        for (double l : chain.lengths) {
-          sum += l;
-          longest = std::max(longest, l);
+    std::vector<std::pair<size_t, const BodyDef*>> starts;  // (in the constraints' order: the first names the place)
+    for (const auto& [name, list] : uses) {
+      const BodyDef* b = body(name);
+      if (!b || b->fixed || switched.count(name)) continue;
+      for (size_t i : list) starts.emplace_back(i, b);
+    }
+    std::sort(starts.begin(), starts.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? x.first < y.first : x.second->name < y.second->name;
+    });
+    for (const auto& [i, b] : starts) {
+      const ConstraintDef& c = m_s.constraints[i];
+      if (!c.enabled || switched.count(c.name)) continue;
+      const std::optional<Link> start = linkOf(c, *b, switched);
+      if (!start || start->there) continue;
+      for (Chain chain : chainsFrom(start->here, i, uses, switched)) {
+        if (start->length > 0.0) {  // (the start's distance, a link of its own: the chain's first)
+          chain.bodies.insert(chain.bodies.begin(), start->name);
+          chain.lengths.insert(chain.lengths.begin(), start->length);
+          chain.points.insert(chain.points.begin(), {start->anchor.at, start->here.world()});
         }
-        const std::set<std::string> key(chain.bodies.begin(), chain.bodies.end());
-        // Out of reach: the links span |2 longest - sum| to sum between their held points, and no pose
-        // meets anchors further apart or nearer (a helper's 4 links of 0.5 m between nails 2.3 m apart).
-        // Assembling pulls the chain straight against its reach, where the pull grows without bound:
-        // it blew up within 0.1 s with every integrator and solver. (Not said of one body between its
-        // anchors, which has no straight pose to pull into: the conflict analysis names it, and it
-        // rests, held by the anchor it met first. The held points as the scene places them: out by
-        // less than the projection tolerance is held as if met, see checkReach.)
-        const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
-        const double lo = std::max(0.0, 2.0 * longest - sum);
-        if (chain.bodies.size() >= 2 && (span > sum + slack || span < lo - slack)) {
-          if (!said.insert(key).second) continue;
-          const bool far = span > sum;
-          add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
-              "the chain " + chain.anchor.name + linksOf(chain) + " -> nail \"" + nail->name + "\" cannot reach between its "
-                  "anchors: they are " + lim(span) + " m apart, and its links hold its ends " +
-                  (lo == sum ? "exactly " + lim(sum) + " m" : lim(lo) + " to " + lim(sum) + " m") +
-                  " apart: no pose meets them all, so assembling it pulls the links " + (far ? "straight" : "together") +
-                  " against that limit, where the pull grows without bound and the model can blow up; move the anchors " +
-                  lim(far ? span - sum : lo - span) + " m " + (far ? "closer" : "further apart") + ", or change the links");
-          continue;
-        }
-        if (chain.bodies.size() < 2 || !(span > 0.0)) continue;
-        const Vec3 u = (b - a) / span;
-        for (const Vec3& x : chain.points) off = std::max(off, (x - a - u * u.dot(x - a)).norm());
-        if (off > 1e-9 * std::max(1.0, sum)) continue;
-        if (!said.insert(key).second) continue;
-        add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
-            "the chain " + chain.anchor.name + linksOf(chain) + " -> nail \"" + nail->name + "\" is drawn straight between its anchors (" +
-                lim(sum) + " m of links, " + lim(span) + " m apart): along one line its links cannot move across it, so the "
-                "solve that holds it is singular, and gravity across the line or the pulls that assemble it blow it up "
-                "within a few steps; draw the links bent by a few degrees, or the chain below its anchors");
+        checkChain(i, start->anchor, chain, said);
       }
     }
+  }
+  void checkChain(size_t i, const Anchor& from, const Chain& chain, std::set<std::set<std::string>>& said) {
+    const Anchor& to = chain.anchor;
+    const bool points = from.isPoint() && to.isPoint();
+    const double span = from.distance(to);
+    double sum = 0.0, longest = 0.0, off = 0.0;
+    for (double l : chain.lengths) {
+      sum += l;
+      longest = std::max(longest, l);
+    }
+    std::set<std::string> key(chain.bodies.begin(), chain.bodies.end());
+    key.insert(from.name);
+    key.insert(to.name);
+    const std::string words = "the chain " + to.name + linksOf(chain) + " -> " + from.name;
+    const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
+    // (a plane or a line also has points further away than any: only its least distance is bounded)
+    const double lo = points ? std::max(0.0, 2.0 * longest - sum) : 0.0;
+    if ((chain.links() >= 2 || !points) && (span > sum + slack || span < lo - slack)) {
+      if (!said.insert(key).second) return;
+      const bool far = span > sum;
+      const std::string apart = points ? "they are " + lim(span) + " m apart"
+                                       : "they are " + lim(span) + " m apart where nearest";
+      add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
+          words + " cannot reach between its anchors: " + apart + ", and its links hold its ends " +
+              (lo == sum ? "exactly " + lim(sum) + " m" : (points ? lim(lo) + " to " : "at most ") + lim(sum) + " m") +
+              " apart: no pose meets them all, so assembling it pulls the links " + (far ? "straight" : "together") +
+              " against that limit, where the pull grows without bound and the model can blow up; move " +
+              (points ? std::string("the anchors ") : from.name + " and " + to.name + " ") + lim(far ? span - sum : lo - span) + " m " + (far ? "closer" : "further apart") + ", or change the links");
+      return;
+    }
+    if (!points || chain.links() < 2 || !(span > 0.0)) return;
+    const Vec3 a = from.at, u = (to.at - a) / span;
+    for (const Vec3& x : chain.points) off = std::max(off, (x - a - u * u.dot(x - a)).norm());
+    if (off > 1e-9 * std::max(1.0, sum)) return;
+    if (!said.insert(key).second) return;
+    add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
+        words + " is drawn straight between its anchors (" + lim(sum) + " m of links, " + lim(span) +
+            " m apart): along one line its links cannot move across it, so the solve that holds it is singular, and "
+            "gravity across the line or the pulls that assemble it blow it up within a few steps; draw the links bent by "
+            "a few degrees, or the chain below its anchors");
   }
   void checkReach() {
     if (std::none_of(m_s.constraints.begin(), m_s.constraints.end(),
@@ -978,8 +1102,10 @@ class Checker {
         // (out by less than the projection tolerance is held as if met: a crank whose circle is
         // 5e-8 m wider than its link ran with its joints 2.5e-8 m apart)
         const double slack = std::max(1e-9 * std::max(1.0, sum), m_st.projectionTolerance);
-        Miss m{&chain, -1.0, 2.0 * longest - sum > slack ? 2.0 * longest - sum : 0.0, sum, 0.0, 0.0};
-        auto distAt = [&](double t) { return (sampler.sample(clockAt(t)).x - chain.anchor.at).norm(); };  // from the anchor
+        // (a plane or a line holds the chain's end anywhere on it: only its near side bounds the reach)
+        const bool twoSided = chain.anchor.isPoint() && 2.0 * longest - sum > slack;
+        Miss m{&chain, -1.0, twoSided ? 2.0 * longest - sum : 0.0, sum, 0.0, 0.0};
+        auto distAt = [&](double t) { return chain.anchor.distance(sampler.sample(clockAt(t)).x); };  // from the anchor
         // A dead point at the start: the chain straight (its distance at an end of the reach, which
         // takes every link along one line) while the drive, assembling, pulls its point along that
         // line. To first order the links can move the point only across the line, so the pull
@@ -990,7 +1116,7 @@ class Checker {
         const long segments = std::count_if(chain.lengths.begin(), chain.lengths.end(), [&](double l) { return l > slack; });
         if (on == 0.0 && !deadSaid && segments > 1) {  // (one link keeps one distance: the reach check's)
           const Vec3 at = end->world();
-          const double now = (at - chain.anchor.at).norm();
+          const double now = chain.anchor.distance(at);
           const double want = distAt(0.0);
           const bool reachable = want >= m.lo - slack && want <= m.hi + slack;
           if (reachable && std::abs(now - m.hi) <= 1e-9 * std::max(1.0, sum) && want < now - slack) {
@@ -1114,7 +1240,7 @@ class Checker {
         links += " -> ... (" + std::to_string(nb - 6) + " more)";
         k = nb - 3;
       }
-      links += " -> \"" + chain.bodies[nb - 1 - k] + "\"";
+      links += " -> " + chain.bodies[nb - 1 - k];
     }
     return links;
   }
@@ -1144,41 +1270,36 @@ class Checker {
     const auto on = uses.find(body.name);
     if (on == uses.end()) return;
     bodies.insert(&body);
-    cur.bodies.push_back(body.name);
+    cur.bodies.push_back("\"" + body.name + "\"");
     for (size_t j : on->second) {
       const ConstraintDef& c = m_s.constraints[j];
       if (joints.count(j) || !c.enabled || switched.count(c.name)) continue;
-      std::optional<Held> here, there;
-      Anchor anchor;
-      if (const auto* n = c.params.get<PointToNailDef>()) {
-        here = heldPoint(n->point, true);
-        const auto nail = std::find_if(m_s.nails.begin(), m_s.nails.end(), [&](const NailDef& x) { return x.name == n->nail; });
-        if (!here || here->body != &body || nail == m_s.nails.end()) continue;
-        anchor = {nail->position, "nail \"" + nail->name + "\"", "the nail"};
-      } else {
-        const PointRef *a = nullptr, *b = nullptr;
-        if (const auto* p = c.params.get<PointToPointDef>()) a = &p->a, b = &p->b;
-        else if (const auto* h = c.params.get<HingeDef>()) a = &h->a, b = &h->b;
-        if (!a) continue;
-        const std::optional<Held> pa = heldPoint(*a, true), pb = heldPoint(*b, true);
-        if (!pa || !pb || pa->body == pb->body || (pa->body != &body && pb->body != &body)) continue;
-        here = pa->body == &body ? pa : pb;
-        there = pa->body == &body ? pb : pa;
-        if (switched.count(there->body->name)) continue;
-        if (there->body->fixed)
-          anchor = {there->world(), "fixed body \"" + there->body->name + "\"", "that point of \"" + there->body->name + "\""};
-      }
-      cur.lengths.push_back((here->local - end.local).norm());
+      const std::optional<Link> link = linkOf(c, body, switched);
+      if (!link) continue;
+      cur.lengths.push_back((link->here.local - end.local).norm());
       cur.points.push_back(end.world());
-      cur.points.push_back(here->world());
-      if (!there || there->body->fixed) {  // an anchor: a chain
+      cur.points.push_back(link->here.world());
+      const bool ends = !link->there;
+      const Vec3 far = ends ? link->anchor.at : link->there->world();
+      if (link->length > 0.0) {  // (a distance: a link of its own, to the anchor's point or the next body's)
+        cur.bodies.push_back(link->name);
+        cur.lengths.push_back(link->length);
+        cur.points.push_back(link->here.world());
+        cur.points.push_back(far);
+      }
+      if (ends) {  // an anchor: a chain
         Chain chain = cur;
-        chain.anchor = anchor;
+        chain.anchor = link->anchor;
         out.push_back(std::move(chain));
       } else {
         joints.insert(j);
-        chainsFrom(*there, uses, switched, cur, joints, bodies, out, budget);
+        chainsFrom(*link->there, uses, switched, cur, joints, bodies, out, budget);
         joints.erase(j);
+      }
+      if (link->length > 0.0) {
+        cur.bodies.pop_back();
+        cur.lengths.pop_back();
+        cur.points.resize(cur.points.size() - 2);
       }
       cur.lengths.pop_back();
       cur.points.resize(cur.points.size() - 2);

@@ -8,8 +8,11 @@
 // check is geometric: a nail too near a plane (under its surface, or above it by less than the
 // held point's depth in its body), with contacts on, holds the body in the plane (checkHeldPoints);
 // so does a point of a fixed body that a moving body is joined to (a hinge on a sunk post). And
-// a path that drives a point past the reach of a chain of links hanging it from a nail or a
-// fixed body (checkReach): no pose of the links meets the drive there.
+// reach: a path that drives a point past the reach of a chain of links hanging it from an anchor
+// (checkReach), or a chain too short for its two anchors (checkStraightChains): no pose of the
+// links meets them there. Anchors: nails, points of fixed bodies, and the planes and lines of
+// point-on-plane and point-on-line constraints; links: bodies between their joints (point-to-point,
+// hinge) and distance constraints.
 // Severity:
 //   Warn      poorly resolved or risky (overshoots, jumps, the period spans few steps, RK45 would
 //             crawl): the run may still go, but not as the numbers say

@@ -78,6 +78,14 @@ inline PointRef pt(const std::string& body, const std::string& point) {
   return r;
 }
 
+// A nail as a constraint's or force's point.
+inline PointRef nailRef(const std::string& nail) {
+  PointRef r;
+  r.kind = PointRef::Kind::Nail;
+  r.target = nail;
+  return r;
+}
+
 // A point given in a body's coordinates.
 inline PointRef localRef(const std::string& body, const Vec3& local) {
   PointRef r;

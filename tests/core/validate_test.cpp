@@ -19,14 +19,9 @@ namespace {
 
 using test::def;
 using test::localRef;
+using test::nailRef;
 using test::pt;
 
-PointRef nailRef(const std::string& nail) {
-  PointRef r;
-  r.kind = PointRef::Kind::Nail;
-  r.target = nail;
-  return r;
-}
 EventDef event(double time, EventAction action, const std::string& target, const std::string& param = "",
                std::vector<double> value = {}) {
   EventDef e;
