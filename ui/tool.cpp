@@ -1,15 +1,29 @@
 #include "ui/tool.h"
 
+#include "core/stability.h"
+
 namespace tether::ui {
 
 using core::PointRef;
 using core::Vec3;
 
 bool ToolContext::push(std::unique_ptr<SceneCommand> command) const {
+  // what the edit newly makes risky (core/stability.h: a chain that cannot reach the plane it was
+  // just put on, a spring too stiff for the step) is said as it lands, as the inspector does; the
+  // tools' edits are not refused for it (the model is half built while a tool works)
+  const std::vector<core::StabilityWarning> before = core::stabilityWarnings(doc.scene());
+  QStringList risky;
+  const auto collect = [&before, &risky](const core::Scene& after) -> QString {
+    for (const core::StabilityWarning& w : core::newWarnings(before, after)) risky << QString::fromStdString(w.message);
+    return {};
+  };
   QString error;
-  if (doc.push(std::move(command), &error)) return true;
-  say(QStringLiteral("Not done: ") + error);
-  return false;
+  if (!doc.push(std::move(command), &error, collect)) {
+    say(QStringLiteral("Not done: ") + error);
+    return false;
+  }
+  if (!risky.isEmpty()) say(QStringLiteral("Warning: ") + risky.join(QStringLiteral("; ")));
+  return true;
 }
 
 bool ToolContext::workPlane(double px, double py, Vec3& out) const {

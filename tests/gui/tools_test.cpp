@@ -133,6 +133,49 @@ class ToolsTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A chain the tools make too short for its nails blows up when played; the inspector said so of
+  // an edit in its fields, the tools said nothing (session 56). Now a tool's edit says what it newly
+  // makes risky on the status bar, and lands (the model is half built while a tool works).
+  void aToolsEditSaysWhatItMakesRisky() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    const Vec3 elbow(std::sin(50 * std::numbers::pi / 180), 0, 1 - std::cos(50 * std::numbers::pi / 180));
+    QVERIFY(w.document().edit("two links and a far nail", [&elbow](core::Scene& s) {
+      thinPendulum(s);
+      core::BodyDef lower = s.bodies[0];
+      lower.name = "forearm";
+      lower.length = 0.5;
+      lower.position = elbow - Vec3(0, 0, 0.25);
+      lower.orientation = core::Quat::FromTwoVectors(Vec3::UnitZ(), -Vec3::UnitZ());
+      s.bodies.push_back(lower);
+      core::ConstraintDef joint;
+      joint.name = "elbow";
+      joint.params = core::PointToPointDef{.a = core::PointRef{.body = "arm", .point = "end2"},
+                                           .b = core::PointRef{.body = "forearm", .point = "end1"}};
+      s.constraints.push_back(joint);
+      s.nails.push_back({"far", Vec3(1.8, 0, 1.2)});  // 1.81 m from "pivot": the links reach 1.5 m
+    }));
+    QVERIFY(waitForSnapshot(w));
+    frontView(v);
+    QVERIFY(w.setTool(core::PointToNailDef::type()));
+    const QPoint hand = pixel(v, elbow - Vec3(0, 0, 0.5));
+    QTest::mouseMove(v, hand);
+    QTRY_VERIFY2(underCursor(w).contains("control point forearm.end2"), qPrintable(underCursor(w)));
+    click(v, hand);
+    QTRY_VERIFY2(prompt(w).contains("Click a nail"), qPrintable(prompt(w)));
+    const QPoint nail = pixel(v, Vec3(1.8, 0, 1.2));
+    QTest::mouseMove(v, nail);
+    QTRY_VERIFY2(underCursor(w).contains("nail \"far\""), qPrintable(underCursor(w)));
+    click(v, nail);
+    QCOMPARE(int(w.document().scene().constraints.size()), 3);  // (it lands)
+    const QString said = w.statusBar()->currentMessage();
+    QVERIFY2(said.startsWith("Warning: constraints[0]: the chain nail \"far\" -> \"forearm\" -> \"arm\" -> nail \"pivot\" "
+                             "cannot reach between its anchors: they are 1.81 m apart"),
+             qPrintable(said));
+    w.document().undoStack()->setClean();
+  }
+
   // Issue 19: "tools: tooltips that repeat the name, text-only buttons, shortcuts only for three
   // tools, Help holds only About". Every tool has an icon that draws, a shortcut that selects it
   // in the viewport, a tool tip saying what it does; no two actions share a key; Help lists them.
