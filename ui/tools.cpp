@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "core/body.h"
+
 namespace tether::ui {
 
 using core::Quat;
@@ -423,6 +425,159 @@ class SpringTool : public TwoClickTool {
   }
 };
 
+// Torsion spring: resists the turn of one body against another. Two clicks, on a control point
+// of each body: the line from the first to the second, held in each body's coordinates, is the
+// spring's axis on each (body A's axis_a, body B's axis_b), so at rest angle 0 it keeps the two
+// bodies turned as drawn about every axis across that line (a door's free edge, then its post:
+// the door's swing on its hinge).
+class TorsionSpringTool : public TwoClickTool {
+ public:
+  explicit TorsionSpringTool(ToolContext& ctx)
+      : TwoClickTool(ctx, buildTool("torsion_spring", "Torsion spring",
+                                    "Resist the turn of one body against another: click a control point of the first "
+                                    "body, then one of the second. The line between the two points is the spring's "
+                                    "axis on each body; it holds the bodies turned as drawn about every axis across "
+                                    "that line.",
+                                    Qt::Key_Q)) {}
+
+  QString prompt() const override {
+    if (!firstClicked()) return QStringLiteral("Click a control point of the first body.");
+    return QStringLiteral("Click a control point of the second body (the line between them is the spring's axis). "
+                          "Esc cancels.");
+  }
+
+ protected:
+  void connect(const core::Snapshot& snap, const Target& first, const Target& second) override {
+    if (second.kind != Target::Kind::Point || second.ref.body == first.ref.body || second.body < 0 || first.body < 0 ||
+        size_t(std::max(first.body, second.body)) >= snap.bodies.size()) {
+      m_ctx.say(QStringLiteral("Not done: a torsion spring joins two bodies: click a control point of a second body."));
+      return;
+    }
+    Vec3 axis = second.position - first.position;
+    if (!(axis.norm() > 1e-9)) axis = m_ctx.camera.right();  // (two points at one spot)
+    axis.normalize();
+    core::ForceDef f;
+    f.name = m_ctx.doc.uniqueName("torsion");
+    f.kind = core::ForceKind::TorsionSpring;
+    f.bodyA = first.ref.body;
+    f.bodyB = second.ref.body;
+    f.axisA = snap.bodies[size_t(first.body)].q.conjugate() * axis;
+    f.axisB = snap.bodies[size_t(second.body)].q.conjugate() * axis;
+    f.stiffness = 10.0;
+    f.damping = 0.1;
+    f.restAngle = 0.0;
+    commit(QStringLiteral("Add torsion spring"), {f}, {Selection::Kind::Force, f.name});
+  }
+};
+
+// Constant force: a force fixed in the world at a body's control point (a thrust, a push). Two
+// clicks: the point, then where the force points to; it starts as large as the body's weight.
+class ConstantForceTool : public TwoClickTool {
+ public:
+  explicit ConstantForceTool(ToolContext& ctx)
+      : TwoClickTool(ctx, buildTool("constant_force", "Constant force",
+                                    "Push a body with a constant force: click a control point of the body, then "
+                                    "anywhere in the direction the force points. It starts as large as the body's "
+                                    "weight; change it in the Properties dock.",
+                                    Qt::Key_U)) {}
+
+  QString prompt() const override {
+    if (!firstClicked()) return QStringLiteral("Click the control point the force acts at.");
+    return QStringLiteral("Click where the force points to. Esc cancels.");
+  }
+
+ protected:
+  void connect(const core::Snapshot&, const Target& first, const Target& second) override {
+    const Vec3 along = second.position - first.position;
+    if (!(along.norm() > 1e-9)) {
+      m_ctx.say(QStringLiteral("Not done: click away from the point, in the direction the force points."));
+      return;
+    }
+    const Scene& s = m_ctx.doc.scene();
+    const auto body = std::find_if(s.bodies.begin(), s.bodies.end(), [&](const core::BodyDef& b) { return b.name == first.ref.body; });
+    if (body == s.bodies.end()) return;
+    const double g = s.settings.gravity.norm() > 0.0 ? s.settings.gravity.norm() : 9.81;
+    core::ForceDef f;
+    f.name = m_ctx.doc.uniqueName("force");
+    f.kind = core::ForceKind::ConstantForce;
+    f.a = first.ref;
+    f.vector = core::massProperties(*body).mass * g * along.normalized();
+    commit(QStringLiteral("Add constant force"), {f}, {Selection::Kind::Force, f.name});
+  }
+};
+
+// One click on a body, or on empty space for every body: a force that needs no second point.
+class BodyForceTool : public Tool {
+ public:
+  using Tool::Tool;
+  void move(const core::Snapshot& snap, double px, double py, bool) override {
+    clearHover();
+    if (snap.geometry) hoverNailOrBody(snap, px, py);
+  }
+
+ protected:
+  // the body under (px, py), or "" for none
+  std::string bodyAt(const core::Snapshot& snap, double px, double py) const {
+    if (!snap.geometry) return {};
+    const render::Hit h = render::pickBodyNear(snap, m_ctx.camera, px, py, ToolContext::kBodyPickRadius);
+    return h ? snap.geometry->bodies[size_t(h.index)].name : std::string();
+  }
+  void add(const QString& text, core::ForceDef f) {
+    if (m_ctx.push(std::make_unique<AddObjects>(m_ctx.doc, text, std::vector<SceneObject>{f})))
+      m_ctx.select({Selection::Kind::Force, f.name});
+  }
+};
+
+// Damping: a drag on a body's velocity and turn (air, a viscous bath), or on every body's.
+class DampingTool : public BodyForceTool {
+ public:
+  explicit DampingTool(ToolContext& ctx)
+      : BodyForceTool(ctx, buildTool("damping", "Damping",
+                                     "Slow bodies down as air would: click a body to damp it, or empty space to damp "
+                                     "every body. Its linear (N s/m) and angular (N m s/rad) rates are in the "
+                                     "Properties dock.",
+                                     Qt::Key_A)) {}
+  QString prompt() const override {
+    return QStringLiteral("Click a body to damp it, or empty space to damp every body.");
+  }
+  void press(const core::Snapshot& snap, double px, double py) override {
+    core::ForceDef f;
+    f.name = m_ctx.doc.uniqueName("damping");
+    f.kind = core::ForceKind::Damping;
+    f.linear = 0.1;
+    f.angular = 0.01;
+    if (std::string body = bodyAt(snap, px, py); !body.empty()) f.bodies = {body};
+    add(f.bodies.empty() ? QStringLiteral("Add damping") : QStringLiteral("Add damping to %1").arg(QString::fromStdString(f.bodies[0])),
+        f);
+  }
+};
+
+// Constant torque: a body turned by a torque fixed in the world, about the axis out of the work
+// plane (towards the viewer: counterclockwise as seen).
+class ConstantTorqueTool : public BodyForceTool {
+ public:
+  explicit ConstantTorqueTool(ToolContext& ctx)
+      : BodyForceTool(ctx, buildTool("constant_torque", "Constant torque",
+                                     "Turn a body with a constant torque: click the body. It turns it counterclockwise "
+                                     "as seen, by 1 N m; change it in the Properties dock.",
+                                     Qt::Key_K)) {}
+  QString prompt() const override { return QStringLiteral("Click the body to turn."); }
+  void press(const core::Snapshot& snap, double px, double py) override {
+    const std::string body = bodyAt(snap, px, py);
+    if (body.empty()) {
+      m_ctx.say(QStringLiteral("Click on a body."));
+      return;
+    }
+    core::ForceDef f;
+    f.name = m_ctx.doc.uniqueName("torque");
+    f.kind = core::ForceKind::ConstantTorque;
+    f.bodyA = body;
+    const Vec3 n = m_ctx.camera.workPlaneNormal();  // (an axis: towards the viewer, against the view)
+    f.vector = n.dot(m_ctx.camera.forward()) > 0.0 ? -n : n;
+    add(QStringLiteral("Add constant torque"), f);
+  }
+};
+
 // One constraint type (a row of core::constraintTypes()): its click rules make the constraint
 // and the objects it needs (a nail at an empty spot, a path).
 class ConstraintTool : public TwoClickTool {
@@ -483,6 +638,10 @@ std::vector<std::unique_ptr<Tool>> makeTools(ToolContext& ctx) {
                 Qt::Key_B)));
   t.push_back(std::make_unique<NailTool>(ctx));
   t.push_back(std::make_unique<SpringTool>(ctx));
+  t.push_back(std::make_unique<TorsionSpringTool>(ctx));
+  t.push_back(std::make_unique<DampingTool>(ctx));
+  t.push_back(std::make_unique<ConstantForceTool>(ctx));
+  t.push_back(std::make_unique<ConstantTorqueTool>(ctx));
   t.push_back(std::make_unique<ControlPointTool>(ctx));
   const auto& types = core::constraintTypes();
   for (size_t i = 0; i < types.size(); ++i) {
