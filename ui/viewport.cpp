@@ -421,8 +421,14 @@ void ViewportWidget::paintOverlay(QPainter& p) {
     p.drawText(at.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::TextWordWrap, m_hoverText);
   }
   if (m_shown && !m_shown->message.empty()) {
+    // the whole message, wrapped, on a pale box (a divergence's runs to five lines with its cause
+    // and its fixes: a 40 px strip cut it after two)
+    const QString text = QString::fromStdString(m_shown->message);
+    const QRectF room(10, 24, std::max(100, width() - 20), std::max(40, height() - 48));
+    const QRectF box = p.boundingRect(room, Qt::AlignLeft | Qt::TextWordWrap, text).intersected(room);
+    p.fillRect(box.adjusted(-4, -3, 4, 3), QColor(255, 245, 245, 225));
     p.setPen(QColor(170, 20, 20));
-    p.drawText(QRectF(10, 24, width() - 20, 40), Qt::AlignLeft | Qt::TextWordWrap, QString::fromStdString(m_shown->message));
+    p.drawText(box, Qt::AlignLeft | Qt::TextWordWrap, text);
   }
 }
 

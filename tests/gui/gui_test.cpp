@@ -339,6 +339,29 @@ class GuiTest : public QObject {
     QVERIFY2(snap->bodies[0].x.norm() < 10.0, snap->message.c_str());
     QVERIFY2(QString::fromStdString(snap->message).contains("body \"ball\""), snap->message.c_str());
     QTRY_VERIFY(!w.isPlaying());  // the Play button follows
+    // the viewport shows the whole message, wrapped: its red text runs down to its last line (a
+    // 40 px strip cut it after two lines, the fixes unread)
+    ui::ViewportWidget* v = w.viewport();
+    v->pollSnapshot();
+    v->update();
+    QTest::qWait(100);
+    const QString text = QString::fromStdString(snap->message);
+    const QFontMetrics fm(v->font());
+    const int tall = fm.boundingRect(QRect(0, 0, v->width() - 20, 10000), Qt::AlignLeft | Qt::TextWordWrap, text).height();
+    QVERIFY2(tall > 3 * fm.lineSpacing(), qPrintable(QString("the message takes %1 px").arg(tall)));
+    int lowest = -1;
+    QTRY_VERIFY_WITH_TIMEOUT(([&] {
+                               const QImage shot = screenshot(v);
+                               lowest = -1;
+                               for (int y = 0; y < std::min(shot.height(), 24 + tall + 20); ++y)
+                                 for (int x = 0; x < shot.width(); ++x) {
+                                   const QColor c = shot.pixelColor(x, y);
+                                   if (c.red() > 120 && c.green() < 80 && c.blue() < 80) lowest = y;
+                                 }
+                               return lowest >= 24 + tall - fm.lineSpacing() / 2;  // (in the last line)
+                             }()),
+                             5000);
+    QVERIFY2(lowest >= 24 + tall - fm.lineSpacing() / 2, qPrintable(QString("the text ends at %1 px of %2").arg(lowest).arg(24 + tall)));
     w.document().undoStack()->setClean();
   }
 
