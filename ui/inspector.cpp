@@ -149,10 +149,12 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   m_recordBox->setToolTip(tr("Edits of enabled, exists, tau, spring and damping constants, forces, gravity and a body's "
                              "collides and materials add "
                              "timeline events at the playhead instead of changing the scene"));
+  // the refusals and warnings under the form: shown above it, they pushed every field down
+  // under the cursor of the user typing into one
   outer->addWidget(m_recordBox);
+  outer->addWidget(scroll);
   outer->addWidget(m_error);
   outer->addWidget(m_warning);
-  outer->addWidget(scroll);
   connect(&m_doc, &Document::changed, this, &Inspector::scheduleRebuild);
   rebuild();
 }

@@ -753,11 +753,19 @@ class GuiTest : public QObject {
     QTest::qWait(10);
     const std::string before = json(w.document().scene());
     const int commands = w.document().undoStack()->count();
+    auto fieldAt = [&] {  // where the Length field is in the dock
+      auto* field = w.inspector()->findChild<QDoubleSpinBox*>("Length");
+      return field ? field->mapTo(w.inspector(), QPoint(0, 0)) : QPoint(-1, -1);
+    };
+    QTest::qWait(100);  // (laid out after the last edit's rebuild)
+    const QPoint at0 = fieldAt();
     QVERIFY(typeInto(w, "Length", "1e30"));
     QCOMPARE(json(w.document().scene()), before);
     QCOMPARE(w.document().undoStack()->count(), commands);
     QVERIFY(said("Not applied: Length must be at least"));
     QVERIFY(said("(typed 1e30)"));
+    QTest::qWait(50);
+    QCOMPARE(fieldAt(), at0);  // the refusal does not move the fields (it is said under them)
     QTest::qWait(10);
     // the wheel over a field without the focus leaves it (and the document) alone
     auto* box = w.inspector()->findChild<QDoubleSpinBox*>("Length");
