@@ -497,24 +497,20 @@ void MainWindow::updateStatus() {
   m_stateLabel->setText(snap->playing ? tr("running") : tr("paused"));
   if (!snap->playing && m_playAction->isChecked() && snap->revision == m_doc.revision() && !snap->message.empty())
     m_playAction->setChecked(false);  // the solver paused itself (divergence)
-  const QString msg = QString::fromStdString(snap->message);
-  if (msg != m_lastMessage) {
-    m_lastMessage = msg;
-    if (!msg.isEmpty()) statusBar()->showMessage(msg);
-  }
-  // contacts that could not be met with the joints (Simulation::contactProblem): said once each
-  const QString contact = QString::fromStdString(snap->contactProblem);
-  if (contact != m_lastContactProblem) {
-    m_lastContactProblem = contact;
-    if (!contact.isEmpty()) statusBar()->showMessage(tr("Contacts: %1").arg(contact));
-  }
-  // a motion faster than max_substeps lets the step follow (Simulation::substepShortfall): said
-  // once, at its first step, with the fix
-  const QString substeps = QString::fromStdString(snap->substepShortfall);
-  if (substeps != m_lastSubstepShortfall) {
-    m_lastSubstepShortfall = substeps;
-    if (!substeps.isEmpty()) statusBar()->showMessage(tr("Too few substeps: %1").arg(substeps));
-  }
+  // The simulation's own news, each said once as it comes, and taken off the status bar when it
+  // goes (Reset, an edit, the object deleted): a divergence's message, contacts that could not be
+  // met with the joints (Simulation::contactProblem), a motion faster than max_substeps lets the
+  // step follow (Simulation::substepShortfall; said at its first step, with the fix).
+  sayNews(QString::fromStdString(snap->message), QString(), m_lastMessage);
+  sayNews(QString::fromStdString(snap->contactProblem), tr("Contacts: "), m_lastContactProblem);
+  sayNews(QString::fromStdString(snap->substepShortfall), tr("Too few substeps: "), m_lastSubstepShortfall);
+}
+
+void MainWindow::sayNews(const QString& news, const QString& prefix, QString& last) {
+  if (news == last) return;
+  if (!last.isEmpty() && statusBar()->currentMessage() == prefix + last) statusBar()->clearMessage();
+  last = news;
+  if (!news.isEmpty()) statusBar()->showMessage(prefix + news);
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

@@ -77,6 +77,8 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void updateTitle();
   void updateStatus();
+  // the status bar says `news` (after prefix) once when it changes from `last`, and takes the old one off
+  void sayNews(const QString& news, const QString& prefix, QString& last);
   bool maybeSave();
   bool save();
   bool saveAs();

@@ -362,6 +362,15 @@ class GuiTest : public QObject {
                              }()),
                              5000);
     QVERIFY2(lowest >= 24 + tall - fm.lineSpacing() / 2, qPrintable(QString("the text ends at %1 px of %2").arg(lowest).arg(24 + tall)));
+    // the status bar says it too, until Reset takes it off (it stayed there, stale)
+    QTRY_VERIFY2(w.statusBar()->currentMessage().contains("diverged"), qPrintable(w.statusBar()->currentMessage()));
+    QAction* reset = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "&Reset") reset = a;
+    QVERIFY(reset);
+    reset->trigger();
+    QTRY_VERIFY2(w.simulation().snapshot()->message.empty(), w.simulation().snapshot()->message.c_str());
+    QTRY_VERIFY2(!w.statusBar()->currentMessage().contains("diverged"), qPrintable(w.statusBar()->currentMessage()));
     w.document().undoStack()->setClean();
   }
 
