@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/body.h"
+#include "core/constraints/hinge.h"
 
 namespace tether::ui {
 
@@ -425,48 +426,68 @@ class SpringTool : public TwoClickTool {
   }
 };
 
-// Torsion spring: resists the turn of one body against another. Two clicks, on a control point
-// of each body: the line from the first to the second, held in each body's coordinates, is the
-// spring's axis on each (body A's axis_a, body B's axis_b), so at rest angle 0 it keeps the two
-// bodies turned as drawn about every axis across that line (a door's free edge, then its post:
-// the door's swing on its hinge).
+// Torsion spring: a spring on the turn of one body against another about an axis, as a door's on
+// its hinge. Two clicks, on a control point of each body (as for a Hinge). The axis: that of a
+// hinge joining the two bodies, else the work plane's normal (the Hinge tool's: top view,
+// vertical). The force (core/forces.cpp) measures the angle between an arm on each body, so each
+// arm is one line across the axis (the screen's right, or the line between the clicks, taken
+// across it), held in each body's coordinates: equal as drawn, rest angle 0 keeps the bodies
+// turned as drawn.
 class TorsionSpringTool : public TwoClickTool {
  public:
   explicit TorsionSpringTool(ToolContext& ctx)
       : TwoClickTool(ctx, buildTool("torsion_spring", "Torsion spring",
-                                    "Resist the turn of one body against another: click a control point of the first "
-                                    "body, then one of the second. The line between the two points is the spring's "
-                                    "axis on each body; it holds the bodies turned as drawn about every axis across "
-                                    "that line.",
+                                    "Spring back the turn of one body against another about an axis (a door on its "
+                                    "hinge): click a control point of each body. The axis is their hinge's, else the "
+                                    "work plane's normal (top view: vertical); the spring holds them turned as drawn.",
                                     Qt::Key_Q)) {}
 
   QString prompt() const override {
     if (!firstClicked()) return QStringLiteral("Click a control point of the first body.");
-    return QStringLiteral("Click a control point of the second body (the line between them is the spring's axis). "
-                          "Esc cancels.");
+    return QStringLiteral("Click a control point of the second body (the axis: their hinge's, else the work plane's "
+                          "normal). Esc cancels.");
   }
 
  protected:
-  void connect(const core::Snapshot& snap, const Target& first, const Target& second) override {
-    if (second.kind != Target::Kind::Point || second.ref.body == first.ref.body || second.body < 0 || first.body < 0 ||
-        size_t(std::max(first.body, second.body)) >= snap.bodies.size()) {
+  void connect(const core::Snapshot&, const Target& first, const Target& second) override {
+    const Scene& s = m_ctx.doc.scene();
+    auto bodyOf = [&](const std::string& name) -> const core::BodyDef* {
+      const auto it = std::find_if(s.bodies.begin(), s.bodies.end(), [&](const core::BodyDef& b) { return b.name == name; });
+      return it == s.bodies.end() ? nullptr : &*it;
+    };
+    const core::BodyDef* A = bodyOf(first.ref.body);
+    const core::BodyDef* B = second.kind == Target::Kind::Point ? bodyOf(second.ref.body) : nullptr;
+    if (!A || !B || A == B) {
       m_ctx.say(QStringLiteral("Not done: a torsion spring joins two bodies: click a control point of a second body."));
       return;
     }
-    Vec3 axis = second.position - first.position;
-    if (!(axis.norm() > 1e-9)) axis = m_ctx.camera.right();  // (two points at one spot)
-    axis.normalize();
+    Vec3 axis = m_ctx.camera.workPlaneNormal();
+    for (const core::ConstraintDef& c : s.constraints)  // (a hinge between the two: its axis, at the start poses)
+      if (const auto* h = c.params.get<core::HingeDef>())
+        if ((h->a.body == A->name && h->b.body == B->name) || (h->a.body == B->name && h->b.body == A->name)) {
+          const core::BodyDef* onA = bodyOf(h->a.body);
+          if (onA && h->axisA.norm() > 0.0) axis = (onA->orientation * h->axisA).normalized();
+          break;
+        }
+    auto across = [&axis](Vec3 v) -> Vec3 {
+      v -= axis * axis.dot(v);
+      return v.norm() > 1e-6 ? v.normalized() : Vec3::Zero();
+    };
+    Vec3 arm = across(second.position - first.position);
+    if (arm.isZero()) arm = across(m_ctx.camera.right());
+    if (arm.isZero()) arm = across(m_ctx.camera.up());
     core::ForceDef f;
     f.name = m_ctx.doc.uniqueName("torsion");
     f.kind = core::ForceKind::TorsionSpring;
-    f.bodyA = first.ref.body;
-    f.bodyB = second.ref.body;
-    f.axisA = snap.bodies[size_t(first.body)].q.conjugate() * axis;
-    f.axisB = snap.bodies[size_t(second.body)].q.conjugate() * axis;
+    f.bodyA = A->name;
+    f.bodyB = B->name;
+    f.axisA = A->orientation.conjugate() * arm;  // (the start poses: the run starts from them)
+    f.axisB = B->orientation.conjugate() * arm;
     f.stiffness = 10.0;
     f.damping = 0.1;
     f.restAngle = 0.0;
-    commit(QStringLiteral("Add torsion spring"), {f}, {Selection::Kind::Force, f.name});
+    commit(QStringLiteral("Add torsion spring between %1 and %2").arg(QString::fromStdString(A->name), QString::fromStdString(B->name)),
+           {f}, {Selection::Kind::Force, f.name});
   }
 };
 
@@ -488,7 +509,14 @@ class ConstantForceTool : public TwoClickTool {
 
  protected:
   void connect(const core::Snapshot&, const Target& first, const Target& second) override {
-    const Vec3 along = second.position - first.position;
+    // a click in empty space lands on the work plane, which the point may be off: the direction
+    // is the one seen, in the plane through the point parallel to the work plane (a click
+    // straight above a ball's front pole pointed 12 degrees off vertical)
+    Vec3 along = second.position - first.position;
+    if (second.kind == Target::Kind::Space) {
+      const Vec3 n = m_ctx.camera.workPlaneNormal();
+      along -= n * n.dot(along);
+    }
     if (!(along.norm() > 1e-9)) {
       m_ctx.say(QStringLiteral("Not done: click away from the point, in the direction the force points."));
       return;
@@ -502,7 +530,8 @@ class ConstantForceTool : public TwoClickTool {
     f.kind = core::ForceKind::ConstantForce;
     f.a = first.ref;
     f.vector = core::massProperties(*body).mass * g * along.normalized();
-    commit(QStringLiteral("Add constant force"), {f}, {Selection::Kind::Force, f.name});
+    commit(QStringLiteral("Add constant force on %1").arg(QString::fromStdString(first.ref.body)), {f},
+           {Selection::Kind::Force, f.name});
   }
 };
 
@@ -574,7 +603,7 @@ class ConstantTorqueTool : public BodyForceTool {
     f.bodyA = body;
     const Vec3 n = m_ctx.camera.workPlaneNormal();  // (an axis: towards the viewer, against the view)
     f.vector = n.dot(m_ctx.camera.forward()) > 0.0 ? -n : n;
-    add(QStringLiteral("Add constant torque"), f);
+    add(QStringLiteral("Add constant torque on %1").arg(QString::fromStdString(body)), f);
   }
 };
 

@@ -242,6 +242,63 @@ class ToolsTest : public QObject {
     QVERIFY2(held > 5 && held < 20, qPrintable(QString("held: %1 deg").arg(held)));
     QVERIFY2(free < -45, qPrintable(QString("free: %1 deg").arg(free)));
 
+    // a door on a hinge (axis z) to a fixed post, turning at 1 rad/s: the torsion spring clicked
+    // from the door to the post takes the hinge's axis (a helper's, clicked along the hinge, did
+    // nothing: its arms lay along the axis) and swings it back, a quarter period at
+    // pi/2 sqrt(I/k): I = m (0.8^2 + 0.1^2)/12 + m 0.4^2 = 17.13 kg m^2 about the hinge, k = 10
+    {
+      ui::MainWindow d;
+      QVERIFY(ready(d));
+      QVERIFY(d.document().edit("door", [](core::Scene& s) {
+        core::BodyDef door;
+        door.name = "door";
+        door.shape = core::Shape::Box;
+        door.size = Vec3(0.8, 0.1, 1.0);
+        door.position = Vec3(0.45, 0, 0.75);
+        door.angularVelocity = Vec3(0, 0, 1);
+        core::BodyDef post = door;
+        post.name = "post";
+        post.size = Vec3(0.1, 0.1, 1.2);
+        post.position = Vec3(0, 0, 0.6);
+        post.angularVelocity = Vec3::Zero();
+        post.fixed = true;
+        s.bodies = {door, post};
+        core::HingeDef h;
+        h.a = core::PointRef{.body = "door", .point = "left"};  // (0.05, 0, 0.75)
+        h.b = core::PointRef{.kind = core::PointRef::Kind::BodyLocal, .body = "post", .local = Vec3(0.05, 0, 0.15)};
+        s.constraints.push_back({.name = "hinge", .params = h});
+      }));
+      QVERIFY(waitForSnapshot(d));
+      ui::ViewportWidget* dv = d.viewport();
+      frontView(dv);
+      QVERIFY(d.setTool("torsion_spring"));
+      for (const auto& [at, hover] : {std::pair{Vec3(0.85, 0, 0.75), QString("control point door.right")},
+                                      std::pair{Vec3(0, 0, 1.2), QString("control point post.top")}}) {
+        const QPoint p = pixel(dv, at);
+        QTest::mouseMove(dv, p + QPoint(40, 40));
+        QTest::mouseMove(dv, p);
+        QTRY_VERIFY2(underCursor(d).contains(hover), qPrintable(underCursor(d)));
+        click(dv, p);
+      }
+      QCOMPARE(int(d.document().scene().forces.size()), 1);
+      const core::ForceDef spring = d.document().scene().forces[0];
+      QVERIFY2(std::abs(spring.axisA.z()) < 1e-9 && std::abs(spring.axisB.z()) < 1e-9, "an arm is not across the hinge");
+      core::Simulation sim(std::make_shared<const core::Model>(core::compile(d.document().scene())));
+      double widest = 0, back = -1, was = 0;
+      for (int k = 1; k <= 1000 && sim.advanceTo(0.01 * k).ok; ++k) {
+        const Vec3 across = sim.state().bodies[0].q * Vec3::UnitX();
+        const double turned = std::atan2(across.y(), across.x());
+        widest = std::max(widest, std::abs(turned));
+        if (back < 0 && was > 0 && turned <= 0) back = 0.01 * k;
+        was = turned;
+      }
+      const double quarter = std::numbers::pi / 2 * std::sqrt((80.0 * 0.65 / 12 + 80.0 * 0.16) / 10.0);
+      QVERIFY2(std::abs(back - 2 * quarter) < 0.1 * 2 * quarter,
+               qPrintable(QString("back through its start at %1 s, not %2 s").arg(back).arg(2 * quarter)));
+      QVERIFY2(widest < 1.5, qPrintable(QString("turned %1 rad").arg(widest)));
+      d.document().undoStack()->setClean();
+    }
+
     QVERIFY(w.setTool("constant_force"));
     clickAt(end2, "control point arm.end2");
     clickAt(end2 + Vec3(0.5, 0, 0), QString());
