@@ -253,8 +253,14 @@ void Inspector::showStabilityWarnings() {
   }
   QStringList lines;
   if (!prefix.empty()) {
+    // its own: at the object or one of its fields ("constraints[3]", "constraints[3].tau"), or
+    // naming it (a chain's warning names its bodies, nails and distances, and stands at one of its
+    // constraints)
+    const std::string quoted = "\"" + m_selection.name + "\"";
+    const std::string whole = prefix.substr(0, prefix.size() - 1);
     for (const core::StabilityWarning& w : core::stabilityWarnings(s)) {
-      bool mine = w.place.rfind(prefix, 0) == 0;
+      bool mine = w.place.rfind(prefix, 0) == 0 || w.place == whole ||
+                  (prefix != "settings." && w.message.find(quoted) != std::string::npos);
       if (!mine && prefix != "settings." && w.place.rfind("events[", 0) == 0) {
         const size_t e = std::stoul(w.place.substr(7));
         mine = e < s.events.size() && s.events[e].target == m_selection.name;

@@ -176,6 +176,13 @@ class ToolsTest : public QObject {
     QVERIFY2(said.startsWith("Warning: constraints[0]: the chain nail \"far\" -> \"forearm\" -> \"arm\" -> nail \"pivot\" "
                              "cannot reach between its anchors: they are 1.81 m apart"),
              qPrintable(said));
+    // and the inspector says it of each object it names (it stands at constraint 0, "pin")
+    for (const ui::Selection& of : {ui::Selection{ui::Selection::Kind::Body, "forearm"}, ui::Selection{ui::Selection::Kind::Nail, "far"},
+                                    ui::Selection{ui::Selection::Kind::Constraint, "pin"}}) {
+      w.select(of);
+      QTRY_VERIFY2(w.inspector()->findChild<QLabel*>("stabilityWarnings")->isVisible(), of.name.c_str());
+      QVERIFY(w.inspector()->findChild<QLabel*>("stabilityWarnings")->text().contains("cannot reach"));
+    }
     w.document().undoStack()->setClean();
   }
 
