@@ -215,7 +215,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     out.steps += r.steps;
     if (!r.ok) {
       out.diverged = true;
-      out.message = r.message;
+      out.message = r.message + divergenceCause(scene);
       break;
     }
     observe();

@@ -296,6 +296,11 @@ class Checker {
   void add(std::string place, StabilitySeverity sev, std::string text) {
     m_out.push_back({place, sev, place + ": " + text});
   }
+  // a warning of the model's shape (a chain out of its reach, at a dead point): no setting helps
+  void addGeometric(std::string place, StabilitySeverity sev, std::string text) {
+    add(std::move(place), sev, std::move(text));
+    m_out.back().geometric = true;
+  }
 
   bool euler() const { return m_int == IntegratorKind::SemiImplicitEuler; }
   bool rk45() const { return m_int == IntegratorKind::RK45; }
@@ -1047,7 +1052,7 @@ class Checker {
       const bool far = span > sum;
       const std::string apart = points ? "they are " + lim(span) + " m apart"
                                        : "they are " + lim(span) + " m apart where nearest";
-      add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
+      addGeometric("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
           words + " cannot reach between its anchors: " + apart + ", and its links hold its ends " +
               (lo == sum ? "exactly " + lim(sum) + " m" : (points ? lim(lo) + " to " : "at most ") + lim(sum) + " m") +
               " apart: no pose meets them all, so assembling it pulls the links " + (far ? "straight" : "together") +
@@ -1060,7 +1065,7 @@ class Checker {
     for (const Vec3& x : chain.points) off = std::max(off, (x - a - u * u.dot(x - a)).norm());
     if (off > 1e-9 * std::max(1.0, sum)) return;
     if (!said.insert(key).second) return;
-    add("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
+    addGeometric("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
         words + " is drawn straight between its anchors (" + lim(sum) + " m of links, " + lim(span) +
             " m apart): along one line its links cannot move across it, so the solve that holds it is singular, and "
             "gravity across the line or the pulls that assemble it blow it up within a few steps; draw the links bent by "
@@ -1121,7 +1126,7 @@ class Checker {
           const bool reachable = want >= m.lo - slack && want <= m.hi + slack;
           if (reachable && std::abs(now - m.hi) <= 1e-9 * std::max(1.0, sum) && want < now - slack) {
             deadSaid = true;
-            add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
+            addGeometric("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
                 "constraint \"" + drive.name + "\" pulls a point of \"" + end->body->name + "\" " + lim(now - want) +
                     " m nearer " + chain.anchor.name + " (to " + lim(want) + " m from " + chain.anchor.from +
                     ", where path \"" + path->name + "\" starts), but the chain that holds it, " + chain.anchor.name +
@@ -1202,7 +1207,7 @@ class Checker {
       }
       if (!said && toggle && !deadSaid) {
         const Chain& chain = *toggle->chain;
-        add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
+        addGeometric("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
             "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
                 "\" to the edge of the reach of the chain that holds it at t = " + lim(toggle->first) +
                 " s (" + lim(toggle->worstD) + " m from " + chain.anchor.name + "; the chain, " + chain.anchor.name +
@@ -1222,7 +1227,7 @@ class Checker {
       const std::string reach = said->lo == said->hi ? "reaches exactly " + fmt(said->hi, digits, tiny) + " m"
                                                      : "reaches only " + fmt(said->lo, digits, tiny) + " to " +
                                                            fmt(said->hi, digits, tiny) + " m";
-      add("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
+      addGeometric("constraints[" + std::to_string(i) + "].path", StabilitySeverity::Warn,
           "constraint \"" + drive.name + "\" drives a point of \"" + end->body->name + "\" along path \"" + path->name +
               "\" out of reach at t = " + lim(said->first) + " s, as " + (said->worstD < said->lo ? "near" : "far") +
               " as " + fmt(said->worstD, digits, tiny) + " m from " + chain.anchor.name + ", but the chain that holds it there, " +
@@ -1550,6 +1555,14 @@ std::optional<CrankDrive> crankDrive(const Scene& s, size_t i) {
 }
 
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene) { return Checker(scene).run(); }
+
+std::string divergenceCause(const Scene& scene) {
+  std::string said;
+  for (const StabilityWarning& w : stabilityWarnings(scene))
+    if (w.geometric) said += (said.empty() ? "" : "; ") + w.message;
+  if (said.empty()) return said;
+  return "; before the run, check found the model's shape at fault, where no step size or tau helps: " + said;
+}
 
 std::vector<StabilityWarning> newWarnings(const Scene& before, const Scene& after) {
   return newWarnings(stabilityWarnings(before), after);

@@ -35,11 +35,17 @@ struct StabilityWarning {
   std::string place;             // the value at fault: "constraints[1].tau", "settings.dt", "events[2].value"
   StabilitySeverity severity = StabilitySeverity::Warn;
   std::string message;           // plain words, starting with the place: value, limit, fix
+  bool geometric = false;        // of the model's shape (a chain out of reach, a dead point): no setting helps
 };
 
 // Every warning of a valid scene (validateScene), in the order settings, constraints, forces,
 // events. Uses the bodies' mass and inertia at their initial poses.
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene);
+
+// For a divergence's message: the scene's geometric warnings (a chain that cannot reach, a drive
+// past its reach or at a dead point), which the message's advice on settings would not fix;
+// "" if none, else "; before the run, check found ...: <the warnings>".
+std::string divergenceCause(const Scene& scene);
 
 // The Diverges warnings of `after` at places where `before` had none: what an edit newly makes
 // certainly unstable (a file's old values can still be left as they are while others change).

@@ -7,6 +7,8 @@
 #include <numbers>
 #include <utility>
 
+#include "core/stability.h"
+
 namespace tether::ui {
 
 using Clock = std::chrono::steady_clock;
@@ -216,7 +218,7 @@ bool SimulationController::nextFrame(bool loop) {
       m_shownContacts = m_history.contactsOf(s);
     }
     m_prepared.reset();
-    m_message = r.message;
+    m_message = r.message + core::divergenceCause(m_scene);
     return false;
   }
   recordFrame();
