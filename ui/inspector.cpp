@@ -1,5 +1,7 @@
 #include "ui/inspector.h"
 
+#include <QApplication>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -275,6 +277,26 @@ void Inspector::showStabilityWarnings() {
 }
 
 void Inspector::rebuild() {
+  // The form is made anew after every edit: the field that had the keyboard (the one edited, on
+  // Return; the next, on Tab) gets it back, else it fell to the viewport, where the next value
+  // typed ran its shortcuts ("." stepped the simulation, digits changed the view).
+  QString focused;  // (a spin box's own line edit is "qt_spinbox_lineedit": the field is its parent)
+  QWidget* has = QApplication::focusWidget();
+  for (QWidget* f = has && m_form->isAncestorOf(has) ? has : nullptr; f && f != m_form; f = f->parentWidget())
+    if (!f->objectName().isEmpty() && !f->objectName().startsWith(QLatin1String("qt_"))) {
+      focused = f->objectName();
+      break;
+    }
+  rebuildForm();
+  if (focused.isEmpty()) return;
+  for (QWidget* w : m_form->findChildren<QWidget*>(focused))
+    if (w->focusPolicy() != Qt::NoFocus) {
+      w->setFocus(Qt::OtherFocusReason);
+      break;
+    }
+}
+
+void Inspector::rebuildForm() {
   while (m_layout->rowCount() > 0) m_layout->removeRow(0);
   showStabilityWarnings();
   const Scene& s = m_doc.scene();  // read only: edits go through apply()
@@ -582,7 +604,11 @@ void Inspector::buildForce(const core::ForceDef& f) {
       addDouble(tr("Damping"), QStringLiteral("N s/m"), f.damping, 0, kBig, [=](Scene& s, double v) { force(s).damping = v; }, 4, timed("damping"));
       addDouble(tr("Rest length"), QStringLiteral("m"), f.restLength, 0, kBig, [=](Scene& s, double v) { force(s).restLength = v; }, 4, timed("rest_length"));
       break;
-    case core::ForceKind::Damping:
+    case core::ForceKind::Damping: {
+      QStringList on;
+      for (const std::string& b : f.bodies) on << QString::fromStdString(b);
+      addLabel(tr("Bodies"), on.isEmpty() ? tr("every body") : on.join(QStringLiteral(", ")));
+    }
       addDouble(tr("Linear"), QStringLiteral("N s/m"), f.linear, 0, kBig, [=](Scene& s, double v) { force(s).linear = v; }, 4, timed("linear"));
       addDouble(tr("Angular"), QStringLiteral("N m s/rad"), f.angular, 0, kBig, [=](Scene& s, double v) { force(s).angular = v; }, 4, timed("angular"));
       break;

@@ -44,6 +44,7 @@ class Inspector : public QWidget {
 
  private:
   void rebuild();
+  void rebuildForm();  // (rebuild: keeps the keyboard on the field that had it)
   void scheduleRebuild();
   // An edit of the inspected object's property (EditProperty: only that object changes);
   // successive edits of a field that merges are one undo step.

@@ -2,6 +2,8 @@
 // mouse clicks through QTest, screenshots read back from the X server.
 #include "gui_util.h"
 
+#include <QAbstractSpinBox>
+
 #include <QElapsedTimer>
 
 using namespace tether;
@@ -754,8 +756,32 @@ class GuiTest : public QObject {
         if (l->isVisible() && l->text().contains(what)) return true;
       return false;
     };
+    w.activateWindow();
+    QTRY_VERIFY(w.isActiveWindow());
     QVERIFY(typeInto(w, "Length", "1.25e0"));
     QCOMPARE(w.document().scene().bodies[0].length, 1.25);
+    // the form is made anew after the edit; the field keeps the keyboard (it fell to the
+    // viewport, where the next value typed ran shortcuts: "." stepped the simulation)
+    auto focusedField = [&]() -> QString {
+      for (QWidget* f = QApplication::focusWidget(); f; f = f->parentWidget())
+        if (qobject_cast<QAbstractSpinBox*>(f) || qobject_cast<QLineEdit*>(f) && !f->objectName().startsWith("qt_"))
+          return w.inspector()->isAncestorOf(f) ? f->objectName() : QString("outside: ") + f->objectName();
+      return QString("none: ") + (QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "");
+    };
+    QTRY_COMPARE(focusedField(), QString("Length"));
+    QTest::qWait(50);
+    QCOMPARE(focusedField(), QString("Length"));
+    // Tab: the next field has it after the rebuild
+    auto* length = w.inspector()->findChild<QDoubleSpinBox*>("Length");
+    QVERIFY(length);
+    QTest::keyClick(length, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(length, "1.3");
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    QTRY_COMPARE(w.document().scene().bodies[0].length, 1.3);
+    QTest::qWait(50);
+    QVERIFY2(!focusedField().startsWith("outside") && !focusedField().startsWith("none") && focusedField() != "Length",
+             qPrintable(focusedField()));
+    QVERIFY(typeInto(w, "Length", "1.25"));
     QTest::qWait(10);
     QVERIFY(typeInto(w, "Radius", "3E-2"));
     QCOMPARE(w.document().scene().bodies[0].radius, 0.03);

@@ -326,9 +326,16 @@ class ToolsTest : public QObject {
     clickAt(0.5 * (Vec3(0, 0, 1) + end2), "arm");
     QCOMPARE(int(lastForce().kind), int(core::ForceKind::Damping));
     QCOMPARE(lastForce().bodies, std::vector<std::string>{"arm"});
+    auto inspectorSays = [&](const QString& text) {
+      for (QLabel* l : w.inspector()->findChildren<QLabel*>())
+        if (l->isVisible() && l->text() == text) return true;
+      return false;
+    };
+    QTRY_VERIFY(inspectorSays("arm"));  // (the bodies it damps)
     clickAt(Vec3(1.2, 0, 1.3), QString());  // empty space: every body
     QCOMPARE(int(lastForce().kind), int(core::ForceKind::Damping));
     QVERIFY(lastForce().bodies.empty());
+    QTRY_VERIFY(inspectorSays("every body"));
     QCOMPARE(int(w.document().scene().forces.size()), 5);
     // each is one undoable step
     for (int k = 0; k < 5; ++k) w.document().undoStack()->undo();
