@@ -72,6 +72,13 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
   }
   if (view.contacts)
     for (const core::ContactDraw& c : snap.contacts) m.force = std::max(m.force, c.force.norm());
+  // the constant forces and torques the scene applies (drawn as the scene walk does)
+  if (snap.geometry)
+    for (size_t f = 0; f < snap.forces.size() && f < snap.geometry->forceKinds.size(); ++f) {
+      if (!snap.forces[f].active) continue;
+      if (snap.geometry->forceKinds[f] == core::ForceKind::ConstantForce) m.force = std::max(m.force, snap.forces[f].vector.norm());
+      if (snap.geometry->forceKinds[f] == core::ForceKind::ConstantTorque) m.torque = std::max(m.torque, snap.forces[f].vector.norm());
+    }
   for (const core::BodyPose& p : snap.bodies)
     if (p.active) {
       if (view.externalForces) m.force = std::max(m.force, p.externalForce.norm());

@@ -44,7 +44,8 @@ Hit pickPathPoint(const core::Snapshot& s, const Camera& c, double px, double py
 
 // A drawn segment (an arrow or a constraint line) that hovering can name.
 struct Segment {
-  enum class Kind { ConstraintForce, ConstraintTorque, ConstraintLine, ExternalForce, Velocity, Spring, ContactForce };
+  enum class Kind { ConstraintForce, ConstraintTorque, ConstraintLine, ExternalForce, Velocity, Spring, ContactForce, AppliedForce,
+                    AppliedTorque };  // (Applied: a constant force or torque, index its force)
   Kind kind = Kind::ConstraintForce;
   int index = -1;   // constraint, body, force or contact (Snapshot::contacts) index
   Vec3 from = Vec3::Zero(), to = Vec3::Zero();

@@ -45,6 +45,8 @@ Color backgroundColor() { return {0.90f, 0.91f, 0.93f, 1}; }
 Color planeColor() { return {0.62f, 0.68f, 0.60f, 1}; }
 // dark red-brown: none of the constraint palette's hues
 Color contactColor() { return {0.55f, 0.12f, 0.05f, 1}; }
+// orange: a push the user applies, apart from the constraints' and contacts' arrows
+Color appliedColor() { return {0.95f, 0.55f, 0.05f, 1}; }
 
 double planeSide(const core::PlaneDef& plane, const Snapshot& snap) {
   const Vec3 n = plane.normal.normalized();
@@ -124,7 +126,7 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     if (!(len > 1e-12) || !std::isfinite(len) || magnitude < noise) return;
     out.arrow(from, vec, c);
     drawn.segments.push_back({kind, index, from, from + vec});
-    if (kind == Segment::Kind::ConstraintTorque) drawn.arrowScale.torques = true;
+    if (kind == Segment::Kind::ConstraintTorque || kind == Segment::Kind::AppliedTorque) drawn.arrowScale.torques = true;
     else if (kind == Segment::Kind::Velocity) drawn.arrowScale.velocities = true;
     else drawn.arrowScale.forces = true;
   };
@@ -197,13 +199,20 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
                 scale.torqueNoise, mix(col, {0, 0, 0, 1}, 0.35f), Segment::Kind::ConstraintTorque, int(j));
       }
     }
-    // springs as lines; external forces and velocities at the centres of mass
+    // springs as lines, constant forces as arrows at their points and constant torques at their
+    // bodies' centres (orange); external forces and velocities at the centres of mass
     for (size_t f = 0; f < snap.forces.size(); ++f) {
       const core::ForceDraw& d = snap.forces[f];
       if (!d.active || f >= geo.forceKinds.size()) continue;
       if (geo.forceKinds[f] == core::ForceKind::Spring) {
         out.segment(d.a, d.b, {0.15f, 0.45f, 0.15f, 1});
         drawn.segments.push_back({Segment::Kind::Spring, int(f), d.a, d.b});
+      } else if (geo.forceKinds[f] == core::ForceKind::ConstantForce) {
+        arrow(d.a, d.vector / scale.newtonsPerMetre, d.vector.norm(), scale.forceNoise, appliedColor(),
+              Segment::Kind::AppliedForce, int(f));
+      } else if (geo.forceKinds[f] == core::ForceKind::ConstantTorque) {
+        arrow(d.a, d.vector / scale.newtonMetresPerMetre, d.vector.norm(), scale.torqueNoise, appliedColor(),
+              Segment::Kind::AppliedTorque, int(f));
       }
     }
     for (size_t i = 0; i < snap.bodies.size(); ++i) {

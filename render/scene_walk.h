@@ -60,6 +60,7 @@ Color conflictColor();   // a constraint whose equations cannot all be met (chec
 Color redundantColor();  // a constraint whose rows repeat others' (check: redundant)
 Color planeColor();
 Color contactColor();    // contact points and their force arrows
+Color appliedColor();    // constant forces and torques
 
 // The side of the square a ground plane is drawn as (m): 20 m, or more so that it reaches past
 // every active body's foot on it by 2 m (a multiple of 10 m).

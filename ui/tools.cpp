@@ -112,10 +112,12 @@ class SelectTool : public Tool {
     if (!h) return false;
     const render::Segment& seg = segs[size_t(h.index)];
     using K = render::Segment::Kind;
-    const bool arrow = seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque;
-    if (!arrow && seg.kind != K::ConstraintLine && seg.kind != K::Spring) return false;
+    const bool force = seg.kind == K::Spring || seg.kind == K::AppliedForce || seg.kind == K::AppliedTorque;
+    const bool arrow = seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque || seg.kind == K::AppliedForce ||
+                       seg.kind == K::AppliedTorque;
+    if (!arrow && seg.kind != K::ConstraintLine && !force) return false;
     if (render::pickBody(snap, m_ctx.camera.ray(px, py)) && !(arrow && onArrowHead(seg, px, py))) return false;
-    if (seg.kind == K::Spring) m_ctx.select({Selection::Kind::Force, snap.geometry->forceNames[size_t(seg.index)]});
+    if (force) m_ctx.select({Selection::Kind::Force, snap.geometry->forceNames[size_t(seg.index)]});
     else m_ctx.select({Selection::Kind::Constraint, snap.geometry->constraintNames[size_t(seg.index)]});
     return true;
   }

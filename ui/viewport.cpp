@@ -465,6 +465,12 @@ void ViewportWidget::updateHover(double px, double py) {
                             : c.plane >= 0 && size_t(c.plane) < g.planes.size() ? QString::fromStdString(g.planes[size_t(c.plane)].name)
                                                                                  : QString();
       m_hoverText = QStringLiteral("contact %1 – %2\n|F| = %3 N").arg(bodyName(c.bodyA), other, number(c.force.norm(), 4));
+    } else if (seg.kind == K::AppliedForce || seg.kind == K::AppliedTorque) {
+      const bool torque = seg.kind == K::AppliedTorque;
+      m_hoverText = QStringLiteral("%1 (constant %2)\n|%3| = %4 %5")
+                        .arg(QString::fromStdString(g.forceNames[size_t(seg.index)]), torque ? QStringLiteral("torque") : QStringLiteral("force"),
+                             torque ? QStringLiteral("T") : QStringLiteral("F"), number(s.forces[size_t(seg.index)].vector.norm(), 4),
+                             torque ? QStringLiteral("N m") : QStringLiteral("N"));
     } else if (seg.kind == K::Spring) {
       m_hoverText = QStringLiteral("%1 (spring)\nlength %2 m")
                         .arg(QString::fromStdString(g.forceNames[size_t(seg.index)]), number((seg.to - seg.from).norm()));

@@ -476,3 +476,45 @@ TEST(SceneWalk, ContactsAreDotsAndForceArrowsOnTop) {
   EXPECT_EQ(Recorder::count(off.drawn.segments, [](const render::Segment& s) { return s.kind == Kind::ContactForce; }), 0);
   EXPECT_EQ(render::largestArrows(boxOnFloor(), view).force, 0.0);
 }
+
+namespace {
+
+// Constant forces and torques (a helper added them with their tools and saw nothing, even with
+// View > External forces on): an orange arrow at the force's point, and one at the torque's body
+// centre, on the force and torque scales, hoverable and selectable as AppliedForce/AppliedTorque;
+// the scales count them; a switched-off one is not drawn.
+TEST(SceneWalk, ConstantForcesAndTorquesAreArrows) {
+  core::Snapshot s = smallScene();
+  auto geo = std::make_shared<core::SceneGeometry>(*s.geometry);
+  geo->forceKinds = {core::ForceKind::Spring, core::ForceKind::ConstantForce, core::ForceKind::ConstantTorque,
+                     core::ForceKind::ConstantForce};
+  geo->forceNames = {"spring", "push", "twist", "off"};
+  s.geometry = geo;
+  core::ForceDraw push, twist, off;
+  push.active = twist.active = true;
+  push.a = push.b = Vec3(0, 0, 0.5);
+  push.vector = Vec3(40, 0, 0);
+  twist.a = twist.b = Vec3(1, 0, 1);
+  twist.vector = Vec3(0, -2, 0);
+  off.a = off.b = Vec3(0, 0, 1);
+  off.vector = Vec3(0, 0, 99);
+  s.forces.insert(s.forces.end(), {push, twist, off});
+  const render::ViewOptions view = noGrid();
+  const Walk w(s, view);
+  const auto applied = [](const auto& x) { return same(x.color, render::appliedColor()); };
+  ASSERT_EQ(Recorder::count(w.out.arrows, applied), 2);
+  const auto first = std::find_if(w.out.arrows.begin(), w.out.arrows.end(), applied);
+  const auto second = std::find_if(std::next(first), w.out.arrows.end(), applied);
+  EXPECT_EQ(first->from, Vec3(0, 0, 0.5));
+  EXPECT_NEAR((first->vector * w.drawn.arrowScale.newtonsPerMetre - Vec3(40, 0, 0)).norm(), 0.0, 1e-9);
+  EXPECT_EQ(second->from, Vec3(1, 0, 1));
+  EXPECT_NEAR((second->vector * w.drawn.arrowScale.newtonMetresPerMetre - Vec3(0, -2, 0)).norm(), 0.0, 1e-9);
+  EXPECT_TRUE(w.drawn.arrowScale.torques);
+  EXPECT_EQ(Recorder::count(w.drawn.segments, [](const render::Segment& g) { return g.kind == Kind::AppliedForce && g.index == 1; }), 1);
+  EXPECT_EQ(Recorder::count(w.drawn.segments, [](const render::Segment& g) { return g.kind == Kind::AppliedTorque && g.index == 2; }), 1);
+  // the scales count them: 40 N is the largest force here (the constraints' reach 20 N)
+  EXPECT_EQ(render::largestArrows(s, view).force, 40.0);
+  EXPECT_EQ(render::largestArrows(s, view).torque, 2.0);
+}
+
+}  // namespace
