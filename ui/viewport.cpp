@@ -442,17 +442,24 @@ void ViewportWidget::updateHover(double px, double py) {
     const render::Segment& seg = m_renderer.segments()[size_t(h.index)];
     using K = render::Segment::Kind;
     if (seg.kind == K::ConstraintForce || seg.kind == K::ConstraintTorque || seg.kind == K::ConstraintLine) {
-      const core::ConstraintDraw& c = s.constraints[size_t(seg.index)];
       m_hoverConstraint = seg.index;
-      double F = 0, T = 0;
-      for (int k = 0; k < c.nb; ++k) {
-        F = std::max(F, c.force[k].norm());
-        T = std::max(T, c.torque[k].norm());
+      // the whole constraint's: a hinge is drawn as two parts of one name (its point's force, its
+      // axis's torque), and its torque arrow said "|F| = 0 N, |D| = 0" beside its force arrow's 68 N
+      double F = 0, T = 0, D = 0;
+      const std::string& name = g.constraintNames[size_t(seg.index)];
+      for (size_t j = 0; j < s.constraints.size() && j < g.constraintNames.size(); ++j) {
+        const core::ConstraintDraw& c = s.constraints[j];
+        if (g.constraintNames[j] != name || !c.active) continue;
+        for (int k = 0; k < c.nb; ++k) {
+          F = std::max(F, c.force[k].norm());
+          T = std::max(T, c.torque[k].norm());
+        }
+        D = std::max(D, c.deviation);
       }
       const core::ConstraintDef& def = g.constraintDefs[size_t(seg.index)];
       m_hoverText = QStringLiteral("%1 (%2)\n%3\n|F| = %4 N\n|D| = %5")
-                        .arg(QString::fromStdString(g.constraintNames[size_t(seg.index)]), QString::fromUtf8(def.type().label),
-                             joins(def), number(F, 4), number(c.deviation, 3));
+                        .arg(QString::fromStdString(name), QString::fromUtf8(def.type().label), joins(def), number(F, 4),
+                             number(D, 3));
       if (T > 0) m_hoverText += QStringLiteral("\n|T| = %1 N m").arg(number(T, 4));
       if (const core::ConstraintIssue* i = issueOf(g.constraintNames[size_t(seg.index)]))
         m_hoverText += QStringLiteral("\n") + QString::fromStdString(i->reason);

@@ -79,6 +79,29 @@ inline bool ready(ui::MainWindow& w) {
   return w.viewport()->glReady();
 }
 
+// A door (a box 0.8 x 0.1 x 1 m, 80 kg) on a hinge "hinge" with axis z, at its left face centre
+// (0.05, 0, 0.75), to a fixed post (0.1 x 0.1 x 1.2 m at the origin), turning at `spin`.
+inline void hingedDoor(core::Scene& s, const Vec3& spin) {
+  core::BodyDef door;
+  door.name = "door";
+  door.shape = core::Shape::Box;
+  door.size = Vec3(0.8, 0.1, 1.0);
+  door.position = Vec3(0.45, 0, 0.75);
+  door.angularVelocity = spin;
+  core::BodyDef post = door;
+  post.name = "post";
+  post.size = Vec3(0.1, 0.1, 1.2);
+  post.position = Vec3(0, 0, 0.6);
+  post.angularVelocity = Vec3::Zero();
+  post.fixed = true;
+  s.bodies = {door, post};
+  core::HingeDef h;
+  h.a = core::PointRef{.body = "door", .point = "left"};
+  h.b = core::PointRef{.kind = core::PointRef::Kind::BodyLocal, .body = "post", .local = Vec3(0.05, 0, 0.15)};
+  h.axisA = h.axisB = Vec3(0, 0, 1);
+  s.constraints.push_back({.name = "hinge", .params = h});
+}
+
 // A 0.1 m ball, and a point-to-nail constraint holding its top.
 inline core::BodyDef ball(const Vec3& at) {
   core::BodyDef b;

@@ -369,6 +369,36 @@ class OverlayTest : public QObject {
     QVERIFY(find("left").data(Qt::ToolTipRole).toString().startsWith("Redundant"));
     w.document().undoStack()->setClean();
   }
+
+  // A hinge is drawn as two parts of one name (its point's force arrow, its axis's torque arrow):
+  // hovering the torque arrow said "|F| = 0 N, |D| = 0" while the force arrow beside it said 68 N
+  // (a helper's door). Each arrow now says the whole hinge's |F|, |D| and |T|.
+  void aHingesTwoArrowsSayTheSameNumbers() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    QVERIFY(w.document().edit("door", [](core::Scene& s) { hingedDoor(s, Vec3::Zero()); }));
+    QVERIFY(waitForSnapshot(w));
+    v->camera().set(Vec3(0.3, 0, 0.6), 3.0, -std::numbers::pi / 2 + 0.5, 0.4);
+    v->update();
+    // (at rest the hinge holds the door's weight: a force at its point, a torque about its axis)
+    QTRY_VERIFY(std::any_of(v->drawnSegments().begin(), v->drawnSegments().end(),
+                            [](const render::Segment& s) { return s.kind == render::Segment::Kind::ConstraintTorque; }));
+    QStringList said;
+    const std::vector<render::Segment> drawn = v->drawnSegments();  // (a copy: each repaint makes them anew)
+    for (const render::Segment& s : drawn) {
+      if (s.kind != render::Segment::Kind::ConstraintForce && s.kind != render::Segment::Kind::ConstraintTorque) continue;
+      const QPoint at = pixel(v, s.from + 0.8 * (s.to - s.from));
+      QTest::mouseMove(v, at + QPoint(30, 30));
+      QTest::mouseMove(v, at);
+      QTRY_VERIFY2(v->hoverText().startsWith("hinge"), qPrintable(v->hoverText()));
+      said << v->hoverText();
+    }
+    QCOMPARE(said.size(), 2);
+    QCOMPARE(said[0], said[1]);
+    QVERIFY2(said[0].contains("|T| = ") && !said[0].contains("|F| = 0 N"), qPrintable(said[0]));
+    w.document().undoStack()->setClean();
+  }
 };
 
 TETHER_GUI_TEST_MAIN(OverlayTest)

@@ -256,25 +256,7 @@ class ToolsTest : public QObject {
     {
       ui::MainWindow d;
       QVERIFY(ready(d));
-      QVERIFY(d.document().edit("door", [](core::Scene& s) {
-        core::BodyDef door;
-        door.name = "door";
-        door.shape = core::Shape::Box;
-        door.size = Vec3(0.8, 0.1, 1.0);
-        door.position = Vec3(0.45, 0, 0.75);
-        door.angularVelocity = Vec3(0, 0, 1);
-        core::BodyDef post = door;
-        post.name = "post";
-        post.size = Vec3(0.1, 0.1, 1.2);
-        post.position = Vec3(0, 0, 0.6);
-        post.angularVelocity = Vec3::Zero();
-        post.fixed = true;
-        s.bodies = {door, post};
-        core::HingeDef h;
-        h.a = core::PointRef{.body = "door", .point = "left"};  // (0.05, 0, 0.75)
-        h.b = core::PointRef{.kind = core::PointRef::Kind::BodyLocal, .body = "post", .local = Vec3(0.05, 0, 0.15)};
-        s.constraints.push_back({.name = "hinge", .params = h});
-      }));
+      QVERIFY(d.document().edit("door", [](core::Scene& s) { hingedDoor(s, Vec3(0, 0, 1)); }));
       QVERIFY(waitForSnapshot(d));
       ui::ViewportWidget* dv = d.viewport();
       frontView(dv);
