@@ -108,6 +108,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   for (size_t j = 0; j < nc; ++j) out.constraints[j].name = model->constraintNames[j];
   std::vector<double> dev;
   std::vector<double> activeSince(nc, -1.0);
+  bool reassembling = false;  // a constraint became active after t = 0: the after-assembly range starts anew
 
   // a constraint counts as assembled settle_j after it became active:
   // settings.assembly_time, or 15 of its tau (critically damped: |D| <= 16 e^-15 |D0| ~ 5e-6 |D0|)
@@ -123,6 +124,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
       }
       if (activeSince[j] < 0.0) {
         activeSince[j] = t;
+        reassembling = reassembling || t > 0.0;  // (switched on by an event: its pull starts again)
         const double settle = scene.settings.assemblyTime.value_or(15.0 * sim.state().params.tau[j]);
         c.assembledAt = t + settle;
       }
@@ -139,9 +141,12 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
   out.energyLow = out.energyHigh = out.energyStart;
   // assembled: every active constraint measured (observe: past its assembly time); the first
   // such step starts the after-assembly range
+  // (each active constraint past its latest activation's assembly time: one switched off and on
+  // again assembles anew; at t = 0 with none active, the start)
   auto assembledNow = [&]() {
+    const double t = sim.state().t;
     for (size_t j = 0; j < nc; ++j)
-      if (dev[j] >= 0.0 && out.constraints[j].maxDeviation < 0.0) return false;
+      if (dev[j] >= 0.0 && t < out.constraints[j].assembledAt - 1e-12) return false;
     return true;
   };
   auto observeEnergy = [&]() {
@@ -149,6 +154,14 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     const double e = en.total(), t = sim.state().t;
     if (e < out.energyLow) out.energyLow = e, out.energyLowAt = t;
     if (e > out.energyHigh) out.energyHigh = e, out.energyHighAt = t;
+    // A constraint switched on by an event pulls its points together again, doing work (a
+    // pendulum pinned at 1 s after a free fall): the range is from when the last one assembled
+    // (it started at t = 0 when every constraint was switched on later, and held their pulls).
+    if (reassembling) {
+      reassembling = false;
+      out.assembledAt = -1.0;
+      out.kineticHigh = 0.0;
+    }
     if (out.assembledAt < 0.0) {
       if (!assembledNow()) return;
       out.assembledAt = t;

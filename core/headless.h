@@ -66,7 +66,8 @@ struct RunSummary {
   // swing: a bead on stiff springs ended 0.95 % off and swung 2.2 % between)
   double energyLow = 0.0, energyHigh = 0.0, energyLowAt = 0.0, energyHighAt = 0.0;
   // The same from when the model is assembled (every active constraint past its assembly time:
-  // settings.assembly_time or 15 tau after it became active): the assembly's tau forces do work,
+  // settings.assembly_time or 15 tau after it became active; a constraint an event switches on
+  // later starts it anew, from when that one has assembled): the assembly's tau forces do work,
   // so start and end above can differ by what the assembly gave, not by drift. assembledAt < 0:
   // the model did not assemble before the end (or has no constraints: then it is 0, the start).
   // kineticHigh: the largest kinetic energy from then on, the scale of the energy the motion

@@ -338,6 +338,46 @@ TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
   EXPECT_NE(formatSummary(early).find("energy after assembly: not assembled before the end"), std::string::npos);
 }
 
+// A constraint an event switches on later pulls its points together again, doing work: the
+// after-assembly range starts anew from when it has assembled. Run summaries said "from t = 0"
+// for a rod pinned only at 1 s (measuring the catch's work as drift), or nothing at all when every
+// constraint started off (session 55's helper). Now: from 1 + 15 tau = 2.5 s, and a pin switched
+// off at 4 s and on at 4.5 s starts it again at 6 s.
+TEST(Simulation, TheEnergyAfterAssemblyStartsWhenTheLastSwitchedOnConstraintHasAssembled) {
+  Scene s;
+  s.settings.dt = 1e-3;
+  s.nails.push_back({"nail", Vec3(0, 0, 2)});
+  s.bodies.push_back(test::rod("rod", Vec3(0.05, 0.02, 1.98), Vec3(0.7, 0.3, 1.6), 0.02));
+  s.constraints.push_back(test::pointToNail("pin", test::pt("rod", "end1"), "nail"));
+  s.constraints[0].enabled = false;
+  auto event = [](double t, EventAction a) {
+    EventDef e;
+    e.time = t;
+    e.action = a;
+    e.target = "pin";
+    return e;
+  };
+  s.events.push_back(event(1.0, EventAction::Enable));
+  RunOptions opt;
+  opt.until = 4.0;
+  const RunSummary caught = runScene(s, opt);
+  ASSERT_FALSE(caught.diverged) << caught.message;
+  EXPECT_NEAR(caught.assembledAt, 2.5, 1e-9);
+  EXPECT_NE(formatSummary(caught).find("energy after assembly (from t = 2.5 s): "), std::string::npos) << formatSummary(caught);
+  // the catch took energy (the free fall's, into the pin's pull); the swing after keeps it
+  EXPECT_GT(std::abs(caught.energyEnd - caught.energyStart), 0.05 * caught.kineticHigh) << formatSummary(caught);
+  EXPECT_LT(caught.assembledHigh - caught.assembledLow, 0.02 * caught.kineticHigh) << formatSummary(caught);
+
+  s.events.push_back(event(4.0, EventAction::Disable));
+  s.events.push_back(event(4.5, EventAction::Enable));
+  opt.until = 7.0;
+  const RunSummary again = runScene(s, opt);
+  ASSERT_FALSE(again.diverged) << again.message;
+  EXPECT_NEAR(again.assembledAt, 6.0, 1e-9);
+  opt.until = 5.0;  // (off and on again, but not yet assembled)
+  EXPECT_LT(runScene(s, opt).assembledAt, 0.0);
+}
+
 // tether-cli run --csv (runScene): a row at an event's time shows the state after the event, as
 // README says: a body created at 5 ms is in the rows from t = 0.005 on, one removed at 7 ms in
 // none from t = 0.007, and one created at t = 0 in the first rows.
