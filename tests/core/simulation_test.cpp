@@ -285,16 +285,22 @@ TEST(Simulation, TheRunSaysItsEnergyRangeAsTheEnergyCsvHasIt) {
   EXPECT_NE(text.find("energy range: lowest "), std::string::npos) << text;
 }
 
-// The run's energy after assembly (tether-cli's "energy after assembly" line): a rod drawn 5 cm off
-// its nail gains energy while its tau pulls it on, so start and end differ by what the assembly gave;
-// from the step where every constraint is past its 15 tau (1.5 s) on, the range is the energy CSV's
-// over those rows, and the drift reads against the largest kinetic energy, the CSV's too.
-TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
+// A rod drawn 5 cm off the nail its pin holds (dt 1 ms).
+Scene rodOffItsNail() {
   Scene s;
   s.settings.dt = 1e-3;
   s.nails.push_back({"nail", Vec3(0, 0, 2)});
   s.bodies.push_back(test::rod("rod", Vec3(0.05, 0.02, 1.98), Vec3(0.7, 0.3, 1.6), 0.02));
   s.constraints.push_back(test::pointToNail("pin", test::pt("rod", "end1"), "nail"));
+  return s;
+}
+
+// The run's energy after assembly (tether-cli's "energy after assembly" line): a rod drawn 5 cm off
+// its nail gains energy while its tau pulls it on, so start and end differ by what the assembly gave;
+// from the step where every constraint is past its 15 tau (1.5 s) on, the range is the energy CSV's
+// over those rows, and the drift reads against the largest kinetic energy, the CSV's too.
+TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
+  Scene s = rodOffItsNail();
   std::ostringstream csv;
   RunOptions opt;
   opt.until = 4.0;
@@ -344,11 +350,7 @@ TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
 // constraint started off (session 55's helper). Now: from 1 + 15 tau = 2.5 s, and a pin switched
 // off at 4 s and on at 4.5 s starts it again at 6 s.
 TEST(Simulation, TheEnergyAfterAssemblyStartsWhenTheLastSwitchedOnConstraintHasAssembled) {
-  Scene s;
-  s.settings.dt = 1e-3;
-  s.nails.push_back({"nail", Vec3(0, 0, 2)});
-  s.bodies.push_back(test::rod("rod", Vec3(0.05, 0.02, 1.98), Vec3(0.7, 0.3, 1.6), 0.02));
-  s.constraints.push_back(test::pointToNail("pin", test::pt("rod", "end1"), "nail"));
+  Scene s = rodOffItsNail();
   s.constraints[0].enabled = false;
   auto event = [](double t, EventAction a) {
     EventDef e;
