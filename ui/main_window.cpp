@@ -85,7 +85,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(&m_doc, &Document::modifiedChanged, this, [this] { updateTitle(); });
   connect(&m_doc, &Document::filePathChanged, this, [this] { updateTitle(); });
   connect(m_viewport, &ViewportWidget::selected, this, &MainWindow::select);
-  connect(m_viewport, &ViewportWidget::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  // (a warning an edit made runs long: it stays long enough to be read, 20 s)
+  connect(m_viewport, &ViewportWidget::message, this, [this](const QString& m) {
+    statusBar()->showMessage(m, m.startsWith(QLatin1String("Warning: ")) ? 20000 : 6000);
+  });
   connect(m_viewport, &ViewportWidget::glFailed, this, [this](const QString& why) {
     showError(tr("OpenGL"), tr("The 3D viewport cannot draw: %1").arg(why));
   });
