@@ -212,13 +212,17 @@ bool SimulationController::nextFrame(bool loop) {
     // which may lie between frames)
     m_playing = false;
     m_playRequested = m_playing;
+    std::string shown;  // (the message's "last sane state" lies between frames: the view shows the frame before it)
     if (const core::State* s = m_history.atOrBefore(m_sim->state().t)) {
       m_sim->setState(*s);
       m_contactsCurrent = false;
       m_shownContacts = m_history.contactsOf(s);
+      char text[96];
+      std::snprintf(text, sizeof text, "; shown: the last recorded frame, t = %.3f s", s->t);
+      shown = text;
     }
     m_prepared.reset();
-    m_message = r.message + core::divergenceCause(m_scene);
+    m_message = r.message + shown + core::divergenceCause(m_scene);
     return false;
   }
   recordFrame();

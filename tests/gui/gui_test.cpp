@@ -340,6 +340,8 @@ class GuiTest : public QObject {
     // spring, not thrown to 1e45 m
     QVERIFY2(snap->bodies[0].x.norm() < 10.0, snap->message.c_str());
     QVERIFY2(QString::fromStdString(snap->message).contains("body \"ball\""), snap->message.c_str());
+    QVERIFY2(QString::fromStdString(snap->message).contains(QString("shown: the last recorded frame, t = %1 s").arg(snap->t, 0, 'f', 3)),
+             snap->message.c_str());
     QTRY_VERIFY(!w.isPlaying());  // the Play button follows
     // the viewport shows the whole message, wrapped: its red text runs down to its last line (a
     // 40 px strip cut it after two lines, the fixes unread)
