@@ -1050,11 +1050,15 @@ class Checker {
     if ((chain.links() >= 2 || !points) && (span > sum + slack || span < lo - slack)) {
       if (!said.insert(key).second) return;
       const bool far = span > sum;
-      const std::string apart = points ? "they are " + lim(span) + " m apart"
-                                       : "they are " + lim(span) + " m apart where nearest";
+      // the span and the reach with the digits that tell them apart (1.2004 is not 1.2)
+      const double bound = far ? sum : lo, tiny = 1e-9 * std::max(1.0, sum);
+      int digits = 3;
+      while (digits < 9 && fmt(span, digits, tiny) == fmt(bound, digits, tiny)) ++digits;
+      auto len = [&](double v) { return fmt(v, digits, tiny); };
+      const std::string apart = "they are " + len(span) + (points ? " m apart" : " m apart where nearest");
       addGeometric("constraints[" + std::to_string(i) + "]", StabilitySeverity::Warn,
           words + " cannot reach between its anchors: " + apart + ", and its links hold its ends " +
-              (lo == sum ? "exactly " + lim(sum) + " m" : (points ? lim(lo) + " to " : "at most ") + lim(sum) + " m") +
+              (lo == sum ? "exactly " + len(sum) + " m" : (points ? len(lo) + " to " : "at most ") + len(sum) + " m") +
               " apart: no pose meets them all, so assembling it pulls the links " + (far ? "straight" : "together") +
               " against that limit, where the pull grows without bound and the model can blow up; move " +
               (points ? std::string("the anchors ") : from.name + " and " + to.name + " ") + lim(far ? span - sum : lo - span) + " m " + (far ? "closer" : "further apart") + ", or change the links");

@@ -1197,6 +1197,10 @@ TEST(Stability, AChainTooShortForAPlaneOrALineIsSaid) {
             std::string::npos)
       << lines;
   EXPECT_EQ(said(skew(1.2)), "");
+  // (with the digits that tell the two apart: not "1 m apart ... at most 1 m")
+  EXPECT_NE(said(skew(0.9995)).find("they are 1 m apart where nearest, and its links hold its ends at most 0.9995 m apart"),
+            std::string::npos)
+      << said(skew(0.9995));
   // and what it says happens; the run's message names the cause after its advice on settings,
   // which would not help (a helper was told to try a smaller dt)
   EXPECT_FALSE(test::simulate(onPlane(0.6))->advanceTo(5.0).ok);
