@@ -884,6 +884,7 @@ class Checker {
     std::vector<double> lengths;      // each body's span between its two held points, each distance's length
     std::vector<Vec3> points;         // at the initial poses: each link's two held points, in that order
     size_t links() const { return bodies.size(); }
+    bool later = false;  // through a constraint an event switches on later (its pose then is not known)
   };
   // A constraint of `body` as a link of a chain: the body's point it holds (`here`), and either
   // the other body's point it joins that to (`there`), or the anchor it holds it to; `length`:
@@ -981,6 +982,21 @@ class Checker {
       if (e.action != EventAction::Set) switched.insert(e.target);
     return switched;
   }
+  // constraints off at the start that events only switch on (never off, nor remove): from then
+  // on they hold as if on from the start, so a chain through them must reach then too
+  std::set<std::string> enabledLaterNames() const {
+    std::set<std::string> later, other;
+    for (const EventDef& e : m_s.events)
+      if (e.action == EventAction::Enable) later.insert(e.target);
+      else if (e.action != EventAction::Set) other.insert(e.target);
+    std::set<std::string> out;
+    for (const ConstraintDef& c : m_s.constraints)
+      if (!c.enabled && later.count(c.name) && !other.count(c.name)) out.insert(c.name);
+    return out;
+  }
+  bool holds(const ConstraintDef& c, const std::set<std::string>& switched) const {
+    return (c.enabled || m_enabledLater.count(c.name)) && !switched.count(c.name);
+  }
   // Chains between two anchors (nails, points of fixed bodies, the planes of point-on-plane and
   // the lines of point-on-line constraints), walked from each anchor through point-to-point joints,
   // hinges and distances. Two things are said of one:
@@ -1005,7 +1021,11 @@ class Checker {
   //   swung 600 s.
   void checkStraightChains() {
     const Uses uses = constraintUses();
-    const std::set<std::string> switched = switchedNames();
+    // (a constraint an event only switches on counts as on: e.g. the plane a rod is to slide on,
+    // switched on at 1 s beyond the rod's reach, blew up at 1.08 s with `check` silent)
+    m_enabledLater = enabledLaterNames();
+    std::set<std::string> switched = switchedNames();
+    for (const std::string& n : m_enabledLater) switched.erase(n);
     std::set<std::set<std::string>> said;  // each chain once (it is found from both its ends)
     std::vector<std::pair<size_t, const BodyDef*>> starts;  // (in the constraints' order: the first names the place)
     for (const auto& [name, list] : uses) {
@@ -1018,7 +1038,7 @@ class Checker {
     });
     for (const auto& [i, b] : starts) {
       const ConstraintDef& c = m_s.constraints[i];
-      if (!c.enabled || switched.count(c.name)) continue;
+      if (!holds(c, switched)) continue;
       const std::optional<Link> start = linkOf(c, *b, switched);
       if (!start || start->there) continue;
       for (Chain chain : chainsFrom(start->here, i, uses, switched)) {
@@ -1027,9 +1047,11 @@ class Checker {
           chain.lengths.insert(chain.lengths.begin(), start->length);
           chain.points.insert(chain.points.begin(), {start->anchor.at, start->here.world()});
         }
+        chain.later = chain.later || m_enabledLater.count(c.name);
         checkChain(i, start->anchor, chain, said);
       }
     }
+    m_enabledLater.clear();
   }
   void checkChain(size_t i, const Anchor& from, const Chain& chain, std::set<std::set<std::string>>& said) {
     const Anchor& to = chain.anchor;
@@ -1064,7 +1086,7 @@ class Checker {
               (points ? std::string("the anchors ") : from.name + " and " + to.name + " ") + lim(far ? span - sum : lo - span) + " m " + (far ? "closer" : "further apart") + ", or change the links");
       return;
     }
-    if (!points || chain.links() < 2 || !(span > 0.0)) return;
+    if (!points || chain.links() < 2 || !(span > 0.0) || chain.later) return;  // (drawn: the pose at t = 0)
     const Vec3 a = from.at, u = (to.at - a) / span;
     for (const Vec3& x : chain.points) off = std::max(off, (x - a - u * u.dot(x - a)).norm());
     if (off > 1e-9 * std::max(1.0, sum)) return;
@@ -1282,9 +1304,11 @@ class Checker {
     cur.bodies.push_back("\"" + body.name + "\"");
     for (size_t j : on->second) {
       const ConstraintDef& c = m_s.constraints[j];
-      if (joints.count(j) || !c.enabled || switched.count(c.name)) continue;
+      if (joints.count(j) || !holds(c, switched)) continue;
       const std::optional<Link> link = linkOf(c, body, switched);
       if (!link) continue;
+      const bool wasLater = cur.later;
+      cur.later = cur.later || m_enabledLater.count(c.name);
       cur.lengths.push_back((link->here.local - end.local).norm());
       cur.points.push_back(end.world());
       cur.points.push_back(link->here.world());
@@ -1312,6 +1336,7 @@ class Checker {
       }
       cur.lengths.pop_back();
       cur.points.resize(cur.points.size() - 2);
+      cur.later = wasLater;
     }
     cur.bodies.pop_back();
     bodies.erase(&body);
@@ -1532,6 +1557,7 @@ class Checker {
   const IntegratorKind m_int;
   const double m_h;
   std::unordered_map<std::string, int> m_bodies;
+  std::set<std::string> m_enabledLater;  // while checkStraightChains walks: enabledLaterNames()
   std::vector<StabilityWarning> m_out;
 };
 

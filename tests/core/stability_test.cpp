@@ -1201,6 +1201,24 @@ TEST(Stability, AChainTooShortForAPlaneOrALineIsSaid) {
   EXPECT_NE(said(skew(0.9995)).find("they are 1 m apart where nearest, and its links hold its ends at most 0.9995 m apart"),
             std::string::npos)
       << said(skew(0.9995));
+  // a plane switched on later by an event must be reached then too (a helper's, at 1 s, blew up at
+  // 1.08 s with `check` silent); one also switched off again is left out, as are drawn poses then
+  Scene later = onPlane(0.6);
+  later.constraints[0].enabled = false;
+  EventDef on;
+  on.time = 1.0;
+  on.action = EventAction::Enable;
+  on.target = "slide";
+  later.events.push_back(on);
+  EXPECT_NE(said(later).find("constraints[0]: the chain nail \"top\" -> distance \"string\" -> \"rod\" -> the plane of "
+                             "\"slide\" cannot reach"),
+            std::string::npos)
+      << said(later);
+  EventDef off = on;
+  off.time = 3.0;
+  off.action = EventAction::Disable;
+  later.events.push_back(off);
+  EXPECT_EQ(said(later), "");
   // and what it says happens; the run's message names the cause after its advice on settings,
   // which would not help (a helper was told to try a smaller dt)
   EXPECT_FALSE(test::simulate(onPlane(0.6))->advanceTo(5.0).ok);
