@@ -268,9 +268,21 @@ class ShapeTool : public PlacingTool {
     switch (m_shape) {
       case core::Shape::Sphere: d.radius = 0.1; break;
       case core::Shape::Box: d.size = Vec3(0.2, 0.2, 0.2); break;
-      default:  // the ring lies in the work plane
-        d.orientation = Quat::FromTwoVectors(Vec3::UnitZ(), m_ctx.camera.workPlaneNormal());
+      default: {  // the ring lies in the work plane, its north pole up on the screen, east to the right
+        // (the shortest turn of z onto the plane's normal put the front view's north at the bottom):
+        // local z towards the viewer, y the screen's up across it, x = y x z the screen's right
+        Vec3 z = m_ctx.camera.workPlaneNormal();
+        if (z.dot(m_ctx.camera.forward()) > 0.0) z = -z;
+        Vec3 y = m_ctx.camera.up() - z * z.dot(m_ctx.camera.up());
+        if (!(y.norm() > 1e-6)) y = z.unitOrthogonal();
+        y.normalize();
+        core::Mat3 r;
+        r.col(0) = y.cross(z);
+        r.col(1) = y;
+        r.col(2) = z;
+        d.orientation = Quat(r);
         break;
+      }
     }
     d.name = m_ctx.doc.uniqueName(id().toStdString());
     m_ctx.push(std::make_unique<AddObjects>(m_ctx.doc,

@@ -325,6 +325,28 @@ class ToolsTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A torus placed with its tool lies in the work plane with its named points as a map reads on
+  // the screen: north up, east to the right (the front view's north was at the bottom).
+  void aTorusIsPlacedNorthUpEastRight() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    frontView(v);
+    QVERIFY(w.setTool("torus"));
+    click(v, pixel(v, Vec3(0, 0, 0.5)));
+    QCOMPARE(int(w.document().scene().bodies.size()), 1);
+    const core::BodyDef& t = w.document().scene().bodies[0];
+    QCOMPARE(int(t.shape), int(core::Shape::Torus));
+    auto at = [&](const char* name) { return Vec3(t.position + t.orientation * *core::findPoint(t, name)); };
+    double nx, ny, sx, sy, ex, ey, wx, wy;
+    QVERIFY(v->camera().project(at("north"), nx, ny) && v->camera().project(at("south"), sx, sy));
+    QVERIFY(v->camera().project(at("east"), ex, ey) && v->camera().project(at("west"), wx, wy));
+    QVERIFY2(ny < sy - 10, qPrintable(QString("north at %1 px, south at %2 px (down the screen)").arg(ny).arg(sy)));
+    QVERIFY2(ex > wx + 10, qPrintable(QString("east at %1 px, west at %2 px").arg(ex).arg(wx)));
+    QVERIFY2(std::abs((t.orientation * Vec3::UnitZ()).dot(Vec3::UnitY())) > 1 - 1e-9, "the ring is not in the work plane");
+    w.document().undoStack()->setClean();
+  }
+
   // Issue 19: "tools: tooltips that repeat the name, text-only buttons, shortcuts only for three
   // tools, Help holds only About". Every tool has an icon that draws, a shortcut that selects it
   // in the viewport, a tool tip saying what it does; no two actions share a key; Help lists them.
