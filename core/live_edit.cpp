@@ -10,18 +10,6 @@ namespace tether::core {
 
 namespace {
 
-const BodyDef* findBodyDef(const Scene& s, const std::string& name) {
-  for (const BodyDef& b : s.bodies)
-    if (b.name == name) return &b;
-  return nullptr;
-}
-
-const ConstraintDef* findConstraintDef(const Scene& s, const std::string& name) {
-  for (const ConstraintDef& c : s.constraints)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
 // The initial conditions a user sets: when these change, the body starts over.
 bool sameStart(const BodyDef& a, const BodyDef& b) {
   return a.position == b.position && a.orientation.coeffs() == b.orientation.coeffs() && a.velocity == b.velocity &&
@@ -52,8 +40,8 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     const std::string& name = newModel.bodyNames[i];
     const int j = oldModel.findBody(name);
     if (j < 0 || !oldState.params.bodyActive[size_t(j)] || !st.params.bodyActive[i]) continue;
-    const BodyDef* before = findBodyDef(oldScene, name);
-    const BodyDef* after = findBodyDef(newScene, name);
+    const BodyDef* before = byName(oldScene.bodies, name);
+    const BodyDef* after = byName(newScene.bodies, name);
     if (!before || !after || !sameStart(*before, *after)) continue;
     const BodyState& o = oldState.bodies[size_t(j)];
     const BodyModel& om = oldModel.bodies[size_t(j)];
@@ -85,8 +73,8 @@ State carryOver(const Scene& oldScene, const Model& oldModel, const State& oldSt
     if (first < 0) continue;
     // the same part of the same definition (an unchanged definition has the same parts)
     const int j = first + int(c) - newModel.constraintParts[size_t(newModel.constraintDef[c])].first;
-    const ConstraintDef* before = findConstraintDef(oldScene, name);
-    const ConstraintDef* after = findConstraintDef(newScene, name);
+    const ConstraintDef* before = byName(oldScene.constraints, name);
+    const ConstraintDef* after = byName(newScene.constraints, name);
     if (!before || !after || !(*before == *after)) continue;
     if (size_t(j) < oldState.memory.impulses.size()) st.memory.impulses[c] = oldState.memory.impulses[size_t(j)];
     if (size_t(j) < oldState.memory.assembled.size()) st.memory.assembled[c] = oldState.memory.assembled[size_t(j)];

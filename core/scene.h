@@ -275,6 +275,14 @@ struct Scene {
   std::vector<EventDef> events;
 };
 
+// The entry of a scene list (bodies, nails, constraints, ...) with this name, or nullptr.
+template <typename List>
+auto byName(List& list, const std::string& name) -> decltype(&*list.begin()) {
+  for (auto& x : list)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
 // Names used in the file format (and by the CLI), one place for both directions.
 const char* toString(Shape s);
 const char* toString(PathKind k);

@@ -34,12 +34,7 @@ namespace {
 constexpr double kBig = 1e9;
 constexpr double kDeg = 180.0 / std::numbers::pi;
 
-template <typename List>
-auto byName(List& list, const std::string& name) -> decltype(&*list.begin()) {
-  for (auto& x : list)
-    if (x.name == name) return &x;
-  return nullptr;
-}
+using core::byName;
 
 QString refText(const core::PointRef& r) { return QString::fromStdString(core::pointRefToString(r)); }
 

@@ -465,10 +465,7 @@ class TorsionSpringTool : public TwoClickTool {
  protected:
   void connect(const core::Snapshot&, const Target& first, const Target& second) override {
     const Scene& s = m_ctx.doc.scene();
-    auto bodyOf = [&](const std::string& name) -> const core::BodyDef* {
-      const auto it = std::find_if(s.bodies.begin(), s.bodies.end(), [&](const core::BodyDef& b) { return b.name == name; });
-      return it == s.bodies.end() ? nullptr : &*it;
-    };
+    auto bodyOf = [&s](const std::string& name) { return core::byName(s.bodies, name); };
     const core::BodyDef* A = bodyOf(first.ref.body);
     const core::BodyDef* B = second.kind == Target::Kind::Point ? bodyOf(second.ref.body) : nullptr;
     if (!A || !B || A == B) {
@@ -536,8 +533,8 @@ class ConstantForceTool : public TwoClickTool {
       return;
     }
     const Scene& s = m_ctx.doc.scene();
-    const auto body = std::find_if(s.bodies.begin(), s.bodies.end(), [&](const core::BodyDef& b) { return b.name == first.ref.body; });
-    if (body == s.bodies.end()) return;
+    const core::BodyDef* body = core::byName(s.bodies, first.ref.body);
+    if (!body) return;
     const double g = s.settings.gravity.norm() > 0.0 ? s.settings.gravity.norm() : 9.81;
     core::ForceDef f;
     f.name = m_ctx.doc.uniqueName("force");
