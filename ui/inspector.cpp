@@ -483,7 +483,8 @@ void Inspector::buildBody(const core::BodyDef& b) {
   addName();
   const core::MassProperties mp = core::massProperties(b);
   addLabel(tr("Mass"), b.fixed ? tr("fixed (infinite)") : QStringLiteral("%1 kg").arg(mp.mass, 0, 'g', 5));
-  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3 kg m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4));
+  // (non-breaking spaces: a narrow dock wrapped "m²" alone onto a line of its own)
+  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3\u00a0kg\u00a0m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4));
   addDouble(tr("Density"), QStringLiteral("kg/m³"), b.density, 1e-6, kBig, [=](Scene& s, double v) { body(s).density = v; });
   switch (b.shape) {
     case core::Shape::Rod:

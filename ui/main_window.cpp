@@ -37,10 +37,16 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
+// A tool's status tip, which one line of the status bar shows in full at 1280 px: the first
+// sentence of its description, else up to its first colon (the whole is its tool tip).
+QString statusTipOf(const QString& description) {
+  constexpr qsizetype kFits = 110;
+  QString tip = description.left(description.indexOf(QLatin1String(". ")) + 1);
+  if (tip.isEmpty()) tip = description;
+  if (tip.size() > kFits && tip.contains(QLatin1String(": "))) tip = tip.left(tip.indexOf(QLatin1String(": "))) + QLatin1Char('.');
+  return tip;
+}
 
-}  // namespace
-
-namespace {
 // the history's memory bound: a user setting, default 256 MB
 std::size_t historyLimit() {
   return std::size_t(QSettings().value(QStringLiteral("history/limitMB"), 256).toLongLong()) << 20;
@@ -72,7 +78,12 @@ MainWindow::MainWindow(QWidget* parent)
   m_promptLabel->setObjectName(QStringLiteral("toolPrompt"));
   m_promptLabel->setMinimumWidth(1);  // long prompts are cut at the status bar, not widen the window
   statusBar()->addWidget(m_promptLabel, 1);
-  connect(m_viewport, &ViewportWidget::promptChanged, m_promptLabel, &QLabel::setText);
+  connect(m_viewport, &ViewportWidget::promptChanged, m_promptLabel, [this](const QString& p) {
+    m_promptLabel->setText(p);
+    m_promptLabel->setToolTip(p);  // (what a narrow window cuts off)
+  });
+  // a message longer than the status bar reads in full in its tool tip
+  connect(statusBar(), &QStatusBar::messageChanged, statusBar(), &QStatusBar::setToolTip);
   m_viewport->refreshPrompt();  // the select tool's prompt from the start
 
   // every document change goes to the solver thread as a message; a different scene restarts it
@@ -391,7 +402,7 @@ void MainWindow::buildActions() {
                            t.shortcut.isEmpty() ? QString()
                                                 : QStringLiteral(" (%1)").arg(t.shortcut.toString(QKeySequence::NativeText)),
                            t.description.toHtmlEscaped()));
-    a->setStatusTip(t.description);
+    a->setStatusTip(statusTipOf(t.description));
     a->setChecked(tool.get() == &m_viewport->tools().tool());
     m_tools->addAction(a);
     (constraint ? conBar : bodyBar)->addAction(a);

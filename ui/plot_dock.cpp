@@ -49,14 +49,25 @@ double niceStep(double span, int ticks) {
   return (m < 1.5 ? 1.0 : m < 3.5 ? 2.0 : m < 7.5 ? 5.0 : 10.0) * p;
 }
 
+// A tick label's printf format: as many significant digits as tell ticks `step` apart at the
+// range's magnitude (a spinning rod's 665.2421 J, steady to 1e-4, read "665.2" at every tick
+// with %.4g; t = 1000.5 s read "1e+03" with %.3g), at least 3.
+QString labelFormat(double lo, double hi, double step) {
+  const double big = std::max(std::abs(lo), std::abs(hi));
+  const int digits = big > step ? int(std::floor(std::log10(big)) - std::floor(std::log10(step))) + 1 : 1;
+  return QStringLiteral("%.%1g").arg(std::clamp(digits, 3, 15));
+}
+
 // ticks on round numbers while the range stays exactly what it shows (the recorded range)
 void roundTicks(QValueAxis* axis, double lo, double hi, int ticks) {
   // never let the old interval meet the new range (or the reverse): a range a million times the
   // interval would lay out a million ticks. Fixed ticks while both change.
+  const double step = niceStep(hi - lo, ticks);
   axis->setTickType(QValueAxis::TicksFixed);
   axis->setRange(lo, hi);
   axis->setTickAnchor(0.0);
-  axis->setTickInterval(niceStep(hi - lo, ticks));
+  axis->setTickInterval(step);
+  axis->setLabelFormat(labelFormat(lo, hi, step));
   axis->setTickType(QValueAxis::TicksDynamic);
 }
 
@@ -190,7 +201,6 @@ PlotDock::PlotDock(SimulationController& sim, QWidget* parent) : QWidget(parent)
   m_chart->setBackgroundRoundness(0);
   m_timeAxis = new QValueAxis(m_chart);
   m_timeAxis->setTitleText(tr("t (s)"));
-  m_timeAxis->setLabelFormat(QStringLiteral("%.3g"));
   m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
   m_view = new PlotView(m_chart, this);
   m_view->setObjectName(QStringLiteral("plotView"));
@@ -400,7 +410,6 @@ void PlotDock::rebuildSeries() {
       // one value axis per unit: the first on the left, the next on the right, and so on
       axis = new QValueAxis(m_chart);
       axis->setTitleText(axisTitle(q.unit));
-      axis->setLabelFormat(QStringLiteral("%.4g"));
       m_chart->addAxis(axis, units++ % 2 == 0 ? Qt::AlignLeft : Qt::AlignRight);
     }
     auto* s = new QLineSeries(m_chart);

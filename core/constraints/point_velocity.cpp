@@ -18,8 +18,8 @@ const ConstraintType& PointVelocityDef::type() {
   static const ConstraintType& t = *new ConstraintType{  // never destroyed: threads may still read it at exit
       .id = "point_velocity",
       .label = "Point velocity",
-      .description = "Makes a body's point move with the velocity of a path's moving point (a velocity, "
-                     "non-holonomic constraint: the point is not held to the path, only to its velocity). "
+      .description = "Makes a body's point move with the velocity of a path's moving point: a velocity "
+                     "(non-holonomic) constraint, so the point is not held to the path, only to its velocity. "
                      "Click a control point, then a path's moving point, or a spot to circle around.",
       .defaults = PointVelocityDef{},
       .fields = {field<&PointVelocityDef::point>("point", "Point", F::Kind::BodyPoint),

@@ -148,6 +148,38 @@ class PlotDockTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A helper: the ticks of a quantity that changes little against its size read the same label
+  // (a ball swinging 1 km from the origin: "1000" at every tick of x with %.4g). Each axis's
+  // labels, formatted as the chart formats them, tell every tick apart.
+  void tickLabelsTellTicksApart() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("ball far out", [](core::Scene& s) {
+      s.nails.push_back({"pivot", Vec3(1000.0, 0, 1)});
+      s.bodies.push_back(ball(Vec3(1000.3, 0, 0.9)));
+      s.constraints.push_back(topToNail("hang", "pivot"));
+    }));
+    QVERIFY(playUntil(w, 1.0));
+    QVERIFY(openPlots(w));
+    QVERIFY(pick(w, QStringLiteral("ball x (m)")));
+    QVERIFY(settled(w));
+    QLineSeries* x = w.plots()->series(QStringLiteral("body:ball:0"));
+    QVERIFY(x && x->count() > 10);
+    for (QAbstractAxis* a : x->attachedAxes()) {
+      auto* axis = qobject_cast<QValueAxis*>(a);
+      QVERIFY(axis);
+      QVERIFY(axis->tickType() == QValueAxis::TicksDynamic && axis->tickInterval() > 0);
+      QStringList labels;
+      for (double t = std::ceil((axis->min() - axis->tickAnchor()) / axis->tickInterval()) * axis->tickInterval() + axis->tickAnchor();
+           t <= axis->max(); t += axis->tickInterval())
+        labels << QString::asprintf(axis->labelFormat().toLatin1().constData(), t);
+      QVERIFY2(labels.size() >= 2, qPrintable(labels.join(' ')));
+      QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), labels.size());
+      if (axis->max() > 999.0) QVERIFY2(labels.join(' ').contains("1000.1"), qPrintable(labels.join(' ')));
+    }
+    w.document().undoStack()->setClean();
+  }
+
   // A click in the plot seeks the playhead to the time under the cursor; a drag scrubs.
   void clickAndDragSeek() {
     ui::MainWindow w;

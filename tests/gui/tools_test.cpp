@@ -522,6 +522,43 @@ class ToolsTest : public QObject {
     QVERIFY(shown->mapTo(&w, QPoint(shown->width(), 0)).x() <= w.width());
   }
 
+  // A helper: the torsion spring's tip, shown in the status bar as the pointer crossed its
+  // button, was cut off mid-sentence at 1280 px. A tool's status tip is its description's first
+  // sentence, and it fits beside the numbers at the right in a desktop's 11 pt font; a message
+  // longer than the bar reads in full in the bar's tool tip.
+  void everyToolsStatusTipFitsAt1280() {
+    const QFont before = QApplication::font();
+    QFont desktop = before;
+    desktop.setPointSize(11);
+    QApplication::setFont(desktop);
+    const auto restore = qScopeGuard([&] { QApplication::setFont(before); });
+    ui::MainWindow w;
+    w.resize(1280, 800);
+    QVERIFY(ready(w));
+    QVERIFY(waitForSnapshot(w));
+    QTest::qWait(50);  // the status bar laid out
+    QStatusBar* bar = w.statusBar();
+    int room = bar->width();  // (the message is drawn from the left up to the numbers)
+    for (QLabel* l : bar->findChildren<QLabel*>())
+      if (l->isVisible() && l->objectName() != "toolPrompt") room = std::min(room, l->mapTo(bar, QPoint(0, 0)).x());
+    QVERIFY2(room > 600, qPrintable(QString::number(room)));
+    int tools = 0;
+    for (QAction* a : w.findChildren<QAction*>()) {
+      if (!a->objectName().startsWith("tool:")) continue;
+      ++tools;
+      const QString tip = a->statusTip();
+      QVERIFY2(tip.size() > 20 && tip.endsWith('.'), qPrintable(a->text() + ": " + tip));
+      const int needed = bar->fontMetrics().horizontalAdvance(tip) + 8;
+      QVERIFY2(needed <= room, qPrintable(QString("%1: \"%2\" needs %3 px, has %4").arg(a->text(), tip).arg(needed).arg(room)));
+    }
+    QCOMPARE(tools, 12 + int(core::constraintTypes().size()));
+    const QString longer = QString("Warning: ") + QString("a long message, ").repeated(20);
+    bar->showMessage(longer);
+    QCOMPARE(bar->toolTip(), longer);
+    bar->clearMessage();
+    QCOMPARE(bar->toolTip(), QString());
+  }
+
   // A new user: with the Select tool, a click on the door where the hinge's assembly arrow
   // crosses it selected the hinge. The rule: a press on a body's drawn surface takes the body
   // unless it is on an arrow's head; off every body, the arrow's shaft takes its constraint.
