@@ -4,7 +4,6 @@
 
 #include <QMenuBar>
 #include <cstring>
-#include <QScopeGuard>
 #include <QShortcut>
 #include <QTableWidget>
 #include <QToolBar>
@@ -21,6 +20,18 @@ using namespace tether;
 using namespace tether::test;
 
 namespace {
+
+// While it lives, the application's font is a desktop's usual 11 pt (GNOME's; the test server's
+// default is 9 pt).
+struct DesktopFont {
+  DesktopFont() : before(QApplication::font()) {
+    QFont desktop = before;
+    desktop.setPointSize(11);
+    QApplication::setFont(desktop);
+  }
+  ~DesktopFont() { QApplication::setFont(before); }
+  QFont before;
+};
 
 // A 1 m rod of the Rod tool's default radius (0.02 m), its upper end pinned to a nail at
 // (0, 0, 1), hanging 50 degrees from the vertical in the xz plane.
@@ -480,12 +491,7 @@ class ToolsTest : public QObject {
   // tool's long prompt (the two shared a label). Hovering a nail for the second click of the
   // constraint tool with the longest prompt, the words naming the nail are shown in full.
   void whatIsUnderTheCursorIsReadableAt1280() {
-    // in a desktop's usual 11 pt font (GNOME's; the test server's default is 9 pt)
-    const QFont before = QApplication::font();
-    QFont desktop = before;
-    desktop.setPointSize(11);
-    QApplication::setFont(desktop);
-    const auto restore = qScopeGuard([&] { QApplication::setFont(before); });
+    const DesktopFont font;
     ui::MainWindow w;
     w.resize(1280, 800);
     QVERIFY(ready(w));
@@ -527,11 +533,7 @@ class ToolsTest : public QObject {
   // sentence, and it fits beside the numbers at the right in a desktop's 11 pt font; a message
   // longer than the bar reads in full in the bar's tool tip.
   void everyToolsStatusTipFitsAt1280() {
-    const QFont before = QApplication::font();
-    QFont desktop = before;
-    desktop.setPointSize(11);
-    QApplication::setFont(desktop);
-    const auto restore = qScopeGuard([&] { QApplication::setFont(before); });
+    const DesktopFont font;
     ui::MainWindow w;
     w.resize(1280, 800);
     QVERIFY(ready(w));
