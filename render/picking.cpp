@@ -167,22 +167,27 @@ Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py,
 Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
   Hit h;
   h.distance = radius;
-  double bestDepth = kInf;
+  double bestDepth = kInf, bestOff = kInf;
   for (size_t i = 0; i < s.bodies.size() && i < s.geometry->bodies.size(); ++i) {
     if (!s.bodies[i].active) continue;
     const auto& pts = s.geometry->bodies[i].points;
     for (size_t k = 0; k < pts.size(); ++k) {
       const Vec3 w = core::worldPoint(s.bodies[i], pts[k].local);
       const double dist = screenDistance(c, w, px, py);
-      const double depth = (w - c.eye()).norm();
-      // the nearest on screen; among coincident ones the nearest to the eye
-      if (dist < h.distance - 0.5 || (dist <= h.distance + 0.5 && dist <= radius && depth < bestDepth)) {
+      const double depth = (w - c.eye()).norm(), off = pts[k].local.norm();
+      // the nearest on screen; among coincident ones of one body the nearest its centre (in the
+      // front view a ball's front pole hid its centre: a spring a user hooked to the middle of
+      // the ball pulled at its front, turning it out of the picture), of others the nearest the eye
+      const bool sameBody = h.kind == Hit::Kind::ControlPoint && h.index == int(i);
+      const bool closer = sameBody ? off < bestOff - 1e-12 : depth < bestDepth;
+      if (dist < h.distance - 0.5 || (dist <= h.distance + 0.5 && dist <= radius && closer)) {
         h.kind = Hit::Kind::ControlPoint;
         h.index = int(i);
         h.point = int(k);
         h.distance = dist;
         h.position = w;
         bestDepth = depth;
+        bestOff = off;
       }
     }
   }

@@ -79,6 +79,30 @@ TEST(Picking, BodiesPointsNailsAndSegmentsWithinTheirRadius) {
   EXPECT_EQ(top.point, 1);
   EXPECT_FALSE(render::pickControlPoint(s, c, px + 40, py, 6));
 
+  // a ball's centre and its front pole fall on one pixel in the front view: the click on the middle
+  // takes the centre, of the ball in front as much as of one behind it (and a nearer body's point
+  // over a farther one's)
+  for (const bool frontFirst : {true, false}) {
+    core::Snapshot ball = oneSphere();
+    auto geo = std::make_shared<core::SceneGeometry>(*ball.geometry);
+    const Vec3 front = c.eye().y() < 0 ? Vec3(0, -0.1, 0) : Vec3(0, 0.1, 0);
+    if (frontFirst) geo->bodies[0].points.insert(geo->bodies[0].points.begin(), {"front", front});
+    else geo->bodies[0].points.push_back({"front", front});
+    core::BodyGeometry behind = geo->bodies[0];
+    behind.name = "behind";
+    geo->bodies.push_back(behind);
+    ball.geometry = geo;
+    ball.bodies[0].x = Vec3::Zero();  // (on the line of sight through the view's centre)
+    core::BodyPose back = ball.bodies[0];
+    back.x -= 0.5 * front / front.norm();  // 0.5 m further from the eye, on the same pixel
+    ball.bodies.push_back(back);
+    c.project(Vec3::Zero(), px, py);
+    const render::Hit centre = render::pickControlPoint(ball, c, px + 1, py, 6);
+    ASSERT_EQ(centre.kind, render::Hit::Kind::ControlPoint);
+    EXPECT_EQ(centre.index, 0);
+    EXPECT_EQ(geo->bodies[0].points[size_t(centre.point)].name, "center") << frontFirst;
+  }
+
   c.project(Vec3(-0.5, 0, 0.5), px, py);
   EXPECT_EQ(render::pickNail(s, c, px, py - 5, 6).kind, render::Hit::Kind::Nail);
   EXPECT_FALSE(render::pickNail(s, c, px, py - 8, 6));
