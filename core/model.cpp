@@ -8,6 +8,7 @@
 #include "core/body.h"
 #include "core/constraint.h"
 #include "core/constraint_type.h"
+#include "core/stability.h"
 #include "core/validate.h"
 
 namespace tether::core {
@@ -196,6 +197,9 @@ Model compile(const Scene& s) {
   }
   std::stable_sort(m.events.begin(), m.events.end(),
                    [](const EventModel& a, const EventModel& b) { return a.time < b.time; });
+  m.tautLink.assign(m.bodies.size(), 0);
+  for (const std::string& name : allButStraightBodies(s))
+    if (const int i = m.findBody(name); i >= 0) m.tautLink[size_t(i)] = 1;
   return m;
 }
 

@@ -3,6 +3,7 @@
 // structure changes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,6 +86,9 @@ struct Model {
   std::vector<PartRange> constraintParts;
   ContactModel contacts;
   std::vector<EventModel> events;    // sorted by time (stable: file order within a time)
+  // per body: 1 if it is a link of a chain all but straight between two anchors (under 1 % of its
+  // reach to spare: allButStraightBodies), whose angular velocity the step follows
+  std::vector<std::uint8_t> tautLink;
   Params initialParams;
 
   // The state at t = 0, before any event has fired.

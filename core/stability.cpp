@@ -276,6 +276,12 @@ class Checker {
     for (size_t i = 0; i < s.bodies.size(); ++i) m_bodies.emplace(s.bodies[i].name, int(i));
   }
 
+  // the bodies of chains all but straight (checkNearReach)
+  std::vector<std::string> tautBodies() {
+    checkStraightChains();
+    return {m_taut.begin(), m_taut.end()};
+  }
+
   std::vector<StabilityWarning> run() {
     checkDt();
     checkFeedback();
@@ -883,6 +889,7 @@ class Checker {
     std::vector<std::string> bodies;  // from the driven body to the anchor's, in words: "b", distance "c"
     std::vector<double> lengths;      // each body's span between its two held points, each distance's length
     std::vector<Vec3> points;         // at the initial poses: each link's two held points, in that order
+    std::vector<std::string> names;   // the moving bodies' names
     size_t links() const { return bodies.size(); }
     bool later = false;  // through a constraint an event switches on later (its pose then is not known)
   };
@@ -1126,6 +1133,7 @@ class Checker {
     const double room = kNearReachSlack * sum;
     const bool straight = span > sum - room, folded = points && lo > 0.0 && span < lo + room;
     if (!straight && !folded) return;
+    m_taut.insert(chain.names.begin(), chain.names.end());
     if (!said.insert(key).second) return;
     const double spare = straight ? sum - span : span - lo;
     const std::string ends = points ? std::string("the anchors ") : from.name + " and " + to.name + " ";
@@ -1345,6 +1353,7 @@ class Checker {
     if (on == uses.end()) return;
     bodies.insert(&body);
     cur.bodies.push_back("\"" + body.name + "\"");
+    cur.names.push_back(body.name);
     for (size_t j : on->second) {
       const ConstraintDef& c = m_s.constraints[j];
       if (joints.count(j) || !holds(c, switched)) continue;
@@ -1382,6 +1391,7 @@ class Checker {
       cur.later = wasLater;
     }
     cur.bodies.pop_back();
+    cur.names.pop_back();
     bodies.erase(&body);
   }
 
@@ -1601,6 +1611,7 @@ class Checker {
   const double m_h;
   std::unordered_map<std::string, int> m_bodies;
   std::set<std::string> m_enabledLater;  // while checkStraightChains walks: enabledLaterNames()
+  std::set<std::string> m_taut;          // the bodies of chains all but straight (checkNearReach)
   std::vector<StabilityWarning> m_out;
 };
 
@@ -1628,6 +1639,8 @@ std::optional<CrankDrive> crankDrive(const Scene& s, size_t i) {
 }
 
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene) { return Checker(scene).run(); }
+
+std::vector<std::string> allButStraightBodies(const Scene& scene) { return Checker(scene).tautBodies(); }
 
 std::string divergenceCause(const Scene& scene) {
   std::string said;

@@ -42,6 +42,11 @@ struct StabilityWarning {
 // events. Uses the bodies' mass and inertia at their initial poses.
 std::vector<StabilityWarning> stabilityWarnings(const Scene& scene);
 
+// The moving bodies of chains between two anchors that are all but straight or folded (under 1 %
+// of their links' length to spare: Checker::checkNearReach), by name: the step counts the turn of
+// their angular velocities (Simulation, m_lightLink).
+std::vector<std::string> allButStraightBodies(const Scene& scene);
+
 // For a divergence's message: the scene's geometric warnings (a chain that cannot reach, a drive
 // past its reach or at a dead point), which the message's advice on settings would not fix;
 // "" if none, else "; before the run, check found ...: <the warnings>".

@@ -1160,28 +1160,7 @@ TEST(Stability, AChainTooShortForItsNailsIsSaid) {
 // grid snaps it, at 0.8 s; 20 mm short, they swung a minute). `check` was silent: they can reach.
 // Said with the room to leave; not said at 2 % to spare, nor of one rod between two nails.
 TEST(Stability, AChainAllButStraightIsSaid) {
-  // n rods of 0.4 m drawn zig-zag from a nail at (0, 0, 2), the last one's end held to `end`
-  auto chain = [](int n, std::optional<double> nailAt, std::optional<double> planeAt) {
-    Scene s;
-    s.nails.push_back({"top", Vec3(0, 0, 2)});
-    for (int i = 0; i < n; ++i) {
-      const double z0 = 2.0 - 0.32 * i, x0 = i % 2 ? 0.24 : 0.0;
-      s.bodies.push_back(test::rod("r" + std::to_string(i), Vec3(x0, 0, z0), Vec3(0.24 - x0, 0, z0 - 0.32), 0.02));
-      if (i > 0)
-        s.constraints.push_back({.name = "j" + std::to_string(i), .params = PointToPointDef{.a = pt("r" + std::to_string(i - 1), "end2"),
-                                                                                            .b = pt("r" + std::to_string(i), "end1")}});
-    }
-    s.constraints.push_back({.name = "pin", .params = PointToNailDef{.point = pt("r0", "end1"), .nail = "top"}});
-    const PointRef last = pt("r" + std::to_string(n - 1), "end2");
-    if (nailAt) {
-      s.nails.push_back({"low", Vec3(0, 0, 2.0 - *nailAt)});
-      s.constraints.push_back({.name = "hold", .params = PointToNailDef{.point = last, .nail = "low"}});
-    }
-    if (planeAt)
-      s.constraints.push_back({.name = "slide", .params = PointOnPlaneDef{.point = last, .origin = Vec3(0, 0, 2.0 - *planeAt),
-                                                                          .normal = Vec3(0, 0, 1)}});
-    return s;
-  };
+  auto chain = test::zigZagChain;
   auto said = [](const Scene& s) { return warningsSaying(s, "all but"); };
   const std::string nails = said(chain(5, 1.999, std::nullopt));
   EXPECT_NE(nails.find("the chain nail \"low\" -> \"r4\" -> \"r3\" -> \"r2\" -> \"r1\" -> \"r0\" -> nail \"top\" is all but "

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <random>
+#include <optional>
 #include <string>
 
 #include "core/constraints/distance.h"
@@ -76,6 +77,33 @@ inline PointRef pt(const std::string& body, const std::string& point) {
   r.body = body;
   r.point = point;
   return r;
+}
+
+// n rods of 0.4 m (radius 0.02 m) drawn zig-zag down from a nail "top" at (0, 0, 2), joined end
+// to end by point-to-point joints ("j1", ...), the first pinned to the nail ("pin"); the last
+// one's end held to a nail "low" `nailAt` m below "top", and/or to the plane z = 2 - `planeAt`
+// ("slide"). Five rods reach 2 m.
+inline Scene zigZagChain(int n, std::optional<double> nailAt, std::optional<double> planeAt) {
+  Scene s;
+  s.nails.push_back({"top", Vec3(0, 0, 2)});
+  for (int i = 0; i < n; ++i) {
+    const double z0 = 2.0 - 0.32 * i, x0 = i % 2 ? 0.24 : 0.0;
+    s.bodies.push_back(rod("r" + std::to_string(i), Vec3(x0, 0, z0), Vec3(0.24 - x0, 0, z0 - 0.32), 0.02));
+    if (i > 0)
+      s.constraints.push_back({.name = "j" + std::to_string(i),
+                               .params = PointToPointDef{.a = pt("r" + std::to_string(i - 1), "end2"),
+                                                         .b = pt("r" + std::to_string(i), "end1")}});
+  }
+  s.constraints.push_back({.name = "pin", .params = PointToNailDef{.point = pt("r0", "end1"), .nail = "top"}});
+  const PointRef last = pt("r" + std::to_string(n - 1), "end2");
+  if (nailAt) {
+    s.nails.push_back({"low", Vec3(0, 0, 2.0 - *nailAt)});
+    s.constraints.push_back({.name = "hold", .params = PointToNailDef{.point = last, .nail = "low"}});
+  }
+  if (planeAt)
+    s.constraints.push_back({.name = "slide", .params = PointOnPlaneDef{.point = last, .origin = Vec3(0, 0, 2.0 - *planeAt),
+                                                                        .normal = Vec3(0, 0, 1)}});
+  return s;
 }
 
 // A nail as a constraint's or force's point.
