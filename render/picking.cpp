@@ -164,7 +164,7 @@ Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py,
   return {};
 }
 
-Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius, int avoid) {
   Hit h;
   h.distance = radius;
   double bestDepth = kInf, bestOff = kInf;
@@ -175,11 +175,16 @@ Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double
       const Vec3 w = core::worldPoint(s.bodies[i], pts[k].local);
       const double dist = screenDistance(c, w, px, py);
       const double depth = (w - c.eye()).norm(), off = pts[k].local.norm();
-      // the nearest on screen; among coincident ones of one body the nearest its centre (in the
-      // front view a ball's front pole hid its centre: a spring a user hooked to the middle of
-      // the ball pulled at its front, turning it out of the picture), of others the nearest the eye
+      // the nearest on screen; among coincident ones a point not on `avoid` (two rods drawn end
+      // to end: the second's end could not be clicked to join it to the first's), then of one
+      // body the nearest its centre (in the front view a ball's front pole hid its centre: a
+      // spring a user hooked to the middle of the ball pulled at its front, turning it out of the
+      // picture), of others the nearest the eye
       const bool sameBody = h.kind == Hit::Kind::ControlPoint && h.index == int(i);
-      const bool closer = sameBody ? off < bestOff - 1e-12 : depth < bestDepth;
+      const bool bestAvoided = h.kind == Hit::Kind::ControlPoint && h.index == avoid;
+      const bool closer = bestAvoided != (int(i) == avoid) ? bestAvoided
+                          : sameBody                        ? off < bestOff - 1e-12
+                                                            : depth < bestDepth;
       if (dist < h.distance - 0.5 || (dist <= h.distance + 0.5 && dist <= radius && closer)) {
         h.kind = Hit::Kind::ControlPoint;
         h.index = int(i);

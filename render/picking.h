@@ -33,8 +33,9 @@ Hit pickPlane(const core::Snapshot& s, const Ray& ray);
 // a thin rod a few pixels wide, moving or not, is picked by a click beside it. position is on the
 // body's surface (where the ray nearest to the cursor hits it); distance is the ray parameter.
 Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
-// The nearest control point within radius pixels of (px, py).
-Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
+// The nearest control point within radius pixels of (px, py). Among points on one spot, one not
+// on body `avoid` (a constraint's second click: the first's body) wins.
+Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius, int avoid = -1);
 // The nearest nail within radius pixels.
 Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest keyframe handle of a spline path within radius pixels (index = path).

@@ -30,10 +30,10 @@ bool ToolContext::workPlane(double px, double py, Vec3& out) const {
   return camera.hitWorkPlane(camera.ray(px, py), out);
 }
 
-Target ToolContext::targetAt(const core::Snapshot& snap, double px, double py, bool secondClick) const {
+Target ToolContext::targetAt(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid) const {
   Target t;
   if (!snap.geometry) return t;
-  const render::Hit point = render::pickControlPoint(snap, camera, px, py, kPickRadius);
+  const render::Hit point = render::pickControlPoint(snap, camera, px, py, kPickRadius, avoid);
   const render::Hit nail = render::pickNail(snap, camera, px, py, kPickRadius);
   // within a pixel and a half on screen the two are at one spot, as far as a click can tell
   const bool nailWins = nail && (!point || (secondClick && nail.distance <= point.distance + 1.5) ||
@@ -111,8 +111,8 @@ void Tool::hoverWorkPlane(double px, double py) {
   if (m_ctx.workPlane(px, py, m_hover.position)) m_hover.kind = Target::Kind::Space;
 }
 
-void Tool::hoverTarget(const core::Snapshot& snap, double px, double py, bool secondClick) {
-  m_hover = m_ctx.targetAt(snap, px, py, secondClick);
+void Tool::hoverTarget(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid) {
+  m_hover = m_ctx.targetAt(snap, px, py, secondClick, avoid);
   if (m_hover.kind == Target::Kind::None) hoverWorkPlane(px, py);
   switch (m_hover.kind) {
     case Target::Kind::Point:

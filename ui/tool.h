@@ -77,7 +77,9 @@ struct ToolContext {
   bool workPlane(double px, double py, core::Vec3& out) const;
   // What a click at (px, py) lands on. A control point and a nail at one spot (a pinned end on
   // its nail): the first click takes the point (it must be a body's), a second click the nail.
-  Target targetAt(const core::Snapshot& snap, double px, double py, bool secondClick) const;
+  // secondClick: a constraint's second click; avoid: the body of its first point (a point of
+  // another body on the same spot wins)
+  Target targetAt(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid = -1) const;
   // A target as core's constraint types see it.
   static core::ConstraintClick toClick(const core::Snapshot& snap, const Target& t);
 };
@@ -120,7 +122,7 @@ class Tool {
   // hover: the spot on the work plane
   void hoverWorkPlane(double px, double py);
   // hover: a click target (named for people), else the work plane
-  void hoverTarget(const core::Snapshot& snap, double px, double py, bool secondClick);
+  void hoverTarget(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid = -1);
 
   ToolContext& m_ctx;
   Target m_hover;

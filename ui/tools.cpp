@@ -358,7 +358,7 @@ class TwoClickTool : public Tool {
   using Tool::Tool;
 
   void press(const core::Snapshot& snap, double px, double py) override {
-    const Target t = m_ctx.targetAt(snap, px, py, m_first.has_value());
+    const Target t = m_ctx.targetAt(snap, px, py, m_first.has_value(), m_first ? m_first->body : -1);
     if (!m_first) {
       if (t.kind != Target::Kind::Point) {
         m_ctx.say(QStringLiteral("Click a control point of a body first."));
@@ -374,7 +374,7 @@ class TwoClickTool : public Tool {
 
   void move(const core::Snapshot& snap, double px, double py, bool) override {
     clearHover();
-    if (snap.geometry) hoverTarget(snap, px, py, m_first.has_value());
+    if (snap.geometry) hoverTarget(snap, px, py, m_first.has_value(), m_first ? m_first->body : -1);
   }
 
   void cancel() override { m_first.reset(); }

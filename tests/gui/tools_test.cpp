@@ -13,6 +13,7 @@
 #include "core/body.h"
 #include "core/constraint_type.h"
 #include "core/model.h"
+#include "core/scene_io.h"
 #include "core/simulation.h"
 #include "render/picking.h"
 
@@ -32,6 +33,18 @@ struct DesktopFont {
   ~DesktopFont() { QApplication::setFont(before); }
   QFont before;
 };
+
+// A rod of the Rod tool's default radius (0.02 m) from end1 to end2.
+core::BodyDef rodBetween(const std::string& name, const Vec3& end1, const Vec3& end2) {
+  core::BodyDef rod;
+  rod.name = name;
+  rod.shape = core::Shape::Rod;
+  rod.radius = 0.02;
+  rod.length = (end2 - end1).norm();
+  rod.position = 0.5 * (end1 + end2);
+  rod.orientation = core::Quat::FromTwoVectors(Vec3::UnitZ(), (end2 - end1).normalized());
+  return rod;
+}
 
 // A 1 m rod of the Rod tool's default radius (0.02 m), its upper end pinned to a nail at
 // (0, 0, 1), hanging 50 degrees from the vertical in the xz plane.
@@ -526,6 +539,37 @@ class ToolsTest : public QObject {
     QVERIFY2(needed <= shown->contentsRect().width(),
              qPrintable(QString("\"%1\" needs %2 px, has %3").arg(shown->text()).arg(needed).arg(shown->contentsRect().width())));
     QVERIFY(shown->mapTo(&w, QPoint(shown->width(), 0)).x() <= w.width());
+  }
+
+  // A helper building a rope bridge (session 57): two rods drawn end to end share a point on the
+  // screen, and both clicks of a point-to-point took the first rod's end ("is on the same body"),
+  // so touching rods could not be joined. The second click takes the other body's point there.
+  void rodsDrawnEndToEndAreJoinedByTwoClicksOnTheirSharedEnd() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    const Vec3 shared(0.2, 0, 1.0);
+    QVERIFY(w.document().edit("two rods", [&](core::Scene& s) {
+      s.bodies.push_back(rodBetween("left", Vec3(-0.6, 0, 1.2), shared));
+      s.bodies.push_back(rodBetween("right", shared, Vec3(0.9, 0, 1.3)));
+    }));
+    QVERIFY(waitForSnapshot(w));
+    frontView(v);
+    QVERIFY(w.setTool(core::PointToPointDef::type()));
+    const QPoint at = pixel(v, shared);
+    QTest::mouseMove(v, at);
+    QTRY_VERIFY2(underCursor(w).contains("control point left.end2"), qPrintable(underCursor(w)));
+    click(v, at);
+    QTest::mouseMove(v, at + QPoint(1, 0));
+    QTest::mouseMove(v, at);
+    QTRY_VERIFY2(underCursor(w).contains("control point right.end1"), qPrintable(underCursor(w)));
+    click(v, at);
+    QTRY_COMPARE(int(w.document().scene().constraints.size()), 1);
+    const auto* joint = w.document().scene().constraints[0].params.get<core::PointToPointDef>();
+    QVERIFY(joint);
+    QCOMPARE(QString::fromStdString(core::pointRefToString(joint->a)), QString("left.end2"));
+    QCOMPARE(QString::fromStdString(core::pointRefToString(joint->b)), QString("right.end1"));
+    w.document().undoStack()->setClean();
   }
 
   // A helper: the torsion spring's tip, shown in the status bar as the pointer crossed its
