@@ -5,6 +5,7 @@
 
 #include "core/constraint.h"
 #include "core/model.h"
+#include "core/stability.h"
 
 namespace tether::core {
 
@@ -50,6 +51,20 @@ std::vector<ConstraintIssue> constraintIssues(const Scene& scene, const CheckRep
     }
     return near.empty() ? all : near;
   };
+  // A chain's shape (drawn straight, stretched to its reach, out of reach: stabilityWarnings)
+  // flags its joints although none is too many: a helper's five rods drawn straight between two
+  // nails were all marked, and told to use a hinge. Such a joint is told the chain's warning.
+  const std::vector<StabilityWarning> warnings = stabilityWarnings(scene);
+  auto chainOf = [&](size_t def) -> const StabilityWarning* {
+    if (bodiesOf[def].empty()) return nullptr;
+    for (const StabilityWarning& w : warnings) {
+      if (!w.geometric || w.bodies.empty()) continue;
+      bool in = true;
+      for (int b : bodiesOf[def]) in = in && contains(w.bodies, model.bodyNames[size_t(b)]);
+      if (in) return &w;
+    }
+    return nullptr;
+  };
   for (size_t d = 0; d < scene.constraints.size(); ++d) {
     const std::string& name = scene.constraints[d].name;
     ConstraintIssue issue;
@@ -57,6 +72,15 @@ std::vector<ConstraintIssue> constraintIssues(const Scene& scene, const CheckRep
     issue.conflicting = contains(report.conflicting, name);
     issue.redundant = contains(report.redundant, name);
     if (!issue.conflicting && !issue.redundant) continue;
+    if (const StabilityWarning* chain = chainOf(d)) {
+      const std::vector<std::string> p = partners(d, issue.conflicting ? report.conflicting : report.redundant);
+      issue.reason = std::string(issue.conflicting ? "Conflicting" : "Redundant") +
+                     " (tether-cli check, at t = 0), with " + (p.empty() ? std::string("the chain's other joints") : nameList(p)) +
+                     ", because of the chain's shape, not because it has a joint too many: " +
+                     chain->message.substr(std::min(chain->message.size(), chain->place.size() + 2));
+      out.push_back(std::move(issue));
+      continue;
+    }
     if (issue.conflicting) {
       const std::vector<std::string> p = partners(d, report.conflicting);
       issue.reason = "Conflicting (tether-cli check, at t = 0 and still once the model has had time to assemble): "

@@ -228,7 +228,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
     out.steps += r.steps;
     if (!r.ok) {
       out.diverged = true;
-      out.message = r.message + divergenceCause(scene);
+      out.message = r.message + divergenceAdvice(scene, r.advice);
       break;
     }
     observe();

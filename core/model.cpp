@@ -164,7 +164,10 @@ Model compile(const Scene& s) {
     const ConstraintDef& c = s.constraints[i];
     const ConstraintParts parts = c.type().compile(c.params, resolver);
     m.constraintParts.push_back({static_cast<int>(m.constraints.size()), static_cast<int>(parts.size())});
-    for (const auto& part : parts) {
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const auto& part = parts[k];
+      const auto& units = c.type().deviations;
+      m.constraintUnit.push_back(k < units.size() ? units[k].unit : "m");
       m.constraints.push_back(part);
       m.constraintNames.push_back(c.name);
       m.constraintDef.push_back(static_cast<int>(i));

@@ -80,6 +80,7 @@ struct Model {
   // every part of a definition alike.
   std::vector<std::shared_ptr<const Constraint>> constraints;
   std::vector<int> constraintDef;
+  std::vector<const char*> constraintUnit;  // per part: its deviation's unit, "m" or "rad" (DeviationPart)
   struct PartRange {
     int first = 0, count = 0;
   };

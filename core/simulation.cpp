@@ -585,6 +585,7 @@ AdvanceResult Simulation::advanceTo(double tEndIn) {
       res.message = finite ? runningAway
                            : "the simulation diverged at t = " + std::to_string(m_state.t) +
                                  " s (non-finite state after a step of " + std::to_string(h) + " s)";
+      if (finite) res.advice = m_runawayAdvice;
       return res;
     }
     if (reachesTarget && m_lastStep == h) {
@@ -678,6 +679,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     }
   }
   if (worst < 0) return {};
+  m_runawayAdvice.clear();
   std::ostringstream o;
   o.precision(3);
   o << "the simulation diverged at t = " << std::to_string(m_state.t + h) << " s (caught before it reached NaN): body \""
@@ -690,8 +692,8 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   for (size_t j = 0; j < dev.size(); ++j)
     if (dev[j] > kAssembledThreshold && (worstC < 0 || dev[j] > dev[size_t(worstC)])) worstC = int(j);
   if (worstC >= 0)
-    o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)]
-      << " before that step";
+    o << "; constraint \"" << m.constraintNames[size_t(worstC)] << "\" is open by " << dev[size_t(worstC)] << " "
+      << (size_t(worstC) < m.constraintUnit.size() ? m.constraintUnit[size_t(worstC)] : "m") << " before that step";
   // constraints whose equations could not all be met where the step went (the least squares
   // leave them apart): a linkage driven past a dead point or beyond its reach, where no step size
   // helps (a helper's offset slider-crank, which cannot turn a full revolution, was told to try a
@@ -702,6 +704,7 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
   m_ctx.rowsCurrent = false;
   refresh();
   const ConflictReport conflict = m_ctx.system.conflicts();
+  bool conflicted = false;
   if (!conflict.conflicting.empty()) {
     // (by name, once each: a hinge's point and axis parts share one)
     std::vector<std::string> named;
@@ -711,8 +714,16 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     o << "; the constraints";
     for (size_t k = 0; k < named.size() && k < 4; ++k) o << (k ? ", \"" : " \"") << named[k] << "\"";
     if (named.size() > 4) o << " and " << named.size() - 4 << " more";
-    o << " could not all be met there: if a drive pushes the model where its joints cannot follow (a linkage past "
-         "a dead point or beyond its reach), no step size helps: change the drive or the linkage";
+    // (a drive: a point led along a path, or a velocity constraint; a helper's chain with
+    // neither was told to change "the drive")
+    const bool driven = !m.paths.empty() || std::any_of(m.constraints.begin(), m.constraints.end(),
+                                                       [](const auto& c) { return c->nonholonomic(); });
+    o << " could not all be met there: "
+      << (driven ? "if a drive pushes the model where its joints cannot follow (a linkage past a dead point or beyond "
+                   "its reach), no step size helps: change the drive or the linkage"
+                 : "where no pose meets them (a chain beyond its reach, or drawn straight), no step size helps: "
+                   "change the model's shape");
+    conflicted = true;
   }
   // a light body slaved to a much heavier one (stability::kJoinedMassRatio): no setting of the
   // step's helps there as much as the model's own masses
@@ -720,10 +731,14 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     o << "; body \"" << m.bodyNames[size_t(worst)] << "\" is " << std::llround(m.bodies[size_t(heavy)].mass / m.bodies[size_t(worst)].mass)
       << " times lighter than \"" << m.bodyNames[size_t(heavy)] << "\", which a constraint joins it to: beyond "
       << std::llround(stability::kJoinedMassRatio) << " times, make the light body heavier (or the heavy one lighter) first";
-  o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s). Try a smaller time step (dt), a "
-    << "larger tau, softer springs or less damping on light bodies"
-    << (m.settings.integrator == IntegratorKind::RK4 ? "" : ", or the rk4 integrator")
-    << " (tether-cli check names the settings past their stable bounds)";
+  o << "; kept the last sane state (t = " << std::to_string(m_state.t) << " s)";
+  if (!conflicted) {  // (where no pose meets the joints, no setting helps: said above)
+    std::ostringstream a;
+    a << ". Try a smaller time step (dt), a larger tau, softer springs or less damping on light bodies"
+      << (m.settings.integrator == IntegratorKind::RK4 ? "" : ", or the rk4 integrator")
+      << " (tether-cli check names the settings past their stable bounds)";
+    m_runawayAdvice = a.str();
+  }
   return o.str();
 }
 

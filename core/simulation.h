@@ -28,7 +28,9 @@ struct SubstepShortfall {
 
 struct AdvanceResult {
   bool ok = true;          // false: the state blew up (or is blowing up); the last sane state is kept
-  std::string message;     // why, naming the body
+  std::string message;     // why, naming the body (ends "kept the last sane state (t = ...)")
+  std::string advice;      // the settings to try (". Try a smaller time step ..."): what a divergence
+                           // says unless check found the model's shape at fault (divergenceAdvice)
   long steps = 0;          // integrator steps taken (accepted)
 };
 
@@ -86,7 +88,7 @@ class Simulation {
   // stepOnce in as many substeps as the motion asks for (see simulation.cpp)
   bool stepSubdivided(double h, std::string& runningAway);
   // Whether the packed state y that a step h produced is running away: "" if not, else what,
-  // naming the body and the most deviated constraint, with the fix to try.
+  // naming the body and the most deviated constraint; the settings to try go to m_runawayAdvice.
   std::string runaway(const Eigen::VectorXd& y, double h);
   void computeForceMobility();
   double fastestSpring(int* which = nullptr) const;  // rad/s; which: that force's index
@@ -105,6 +107,7 @@ class Simulation {
   // m_ctx.y holds m_state.bodies packed (bit for bit): set when a step succeeds, cleared when
   // the state changes otherwise (a new state, an event)
   bool m_packed = false;
+  std::string m_runawayAdvice;  // the last runaway's advice on settings (AdvanceResult::advice)
   // the largest angle a body turned in the last step (runaway sets it; exact above m_substepTurn,
   // else an upper bound), rad
   double m_stepTurn = 0.0;

@@ -36,6 +36,7 @@ struct StabilityWarning {
   StabilitySeverity severity = StabilitySeverity::Warn;
   std::string message;           // plain words, starting with the place: value, limit, fix
   bool geometric = false;        // of the model's shape (a chain out of reach, a dead point): no setting helps
+  std::vector<std::string> bodies;  // a chain's warning: its moving links (whose joints it explains)
 };
 
 // Every warning of a valid scene (validateScene), in the order settings, constraints, forces,
@@ -47,10 +48,12 @@ std::vector<StabilityWarning> stabilityWarnings(const Scene& scene);
 // their angular velocities (Simulation, m_lightLink).
 std::vector<std::string> allButStraightBodies(const Scene& scene);
 
-// For a divergence's message: the scene's geometric warnings (a chain that cannot reach, a drive
-// past its reach or at a dead point), which the message's advice on settings would not fix;
-// "" if none, else "; before the run, check found ...: <the warnings>".
-std::string divergenceCause(const Scene& scene);
+// For a divergence's message, what to do: the scene's geometric warnings (a chain that cannot
+// reach or is drawn straight, a drive past its reach or at a dead point) where check finds any,
+// "; before the run, check found ...: <the warnings>", since no setting fixes those (a helper's
+// straight chain was told both to try a smaller dt and that no step size helps); else
+// settingsAdvice (AdvanceResult::advice).
+std::string divergenceAdvice(const Scene& scene, const std::string& settingsAdvice);
 
 // The Diverges warnings of `after` at places where `before` had none: what an edit newly makes
 // certainly unstable (a file's old values can still be left as they are while others change).

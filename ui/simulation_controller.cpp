@@ -222,7 +222,7 @@ bool SimulationController::nextFrame(bool loop) {
       shown = text;
     }
     m_prepared.reset();
-    m_message = r.message + shown + core::divergenceCause(m_scene);
+    m_message = r.message + shown + core::divergenceAdvice(m_scene, r.advice);
     return false;
   }
   recordFrame();

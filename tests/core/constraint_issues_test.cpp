@@ -45,6 +45,51 @@ TEST(ConstraintIssues, AConflictingPairIsFlaggedWithEachOtherNamed) {
   EXPECT_EQ(r.conflicting, (std::vector<std::string>{"left", "right"}));
 }
 
+// Five rods drawn straight between two nails (a helper's rope bridge): at the reach exactly
+// their joints are redundant, short of it conflicting, though none is a joint too many. Each is
+// told the chain's shape (it was told to remove one, or to use a hinge instead of two point
+// joints).
+TEST(ConstraintIssues, AStraightChainsJointsAreToldItsShape) {
+  auto bridge = [](double span) {
+    Scene s;  // (the defaults, as the helper's)
+    for (int i = 0; i < 5; ++i)
+      s.bodies.push_back(test::rod("rod" + std::to_string(i), Vec3(-1.0 + 0.4 * i, 0, 1), Vec3(-0.6 + 0.4 * i, 0, 1)));
+    s.nails.push_back({"left", Vec3(-1, 0, 1)});
+    s.nails.push_back({"right", Vec3(-1 + span, 0, 1)});
+    s.constraints.push_back(test::pointToNail("L", pt("rod0", "end1"), "left"));
+    for (int i = 0; i < 4; ++i)
+      s.constraints.push_back(test::pointToPoint("j" + std::to_string(i), pt("rod" + std::to_string(i), "end2"),
+                                                 pt("rod" + std::to_string(i + 1), "end1")));
+    s.constraints.push_back(test::pointToNail("R", pt("rod4", "end2"), "right"));
+    return s;
+  };
+  for (const double span : {2.0, 1.99}) {
+    const std::vector<ConstraintIssue> issues = constraintIssues(bridge(span));
+    EXPECT_EQ(issues.size(), 6u) << span;
+    for (const ConstraintIssue& i : issues) {
+      EXPECT_TRUE(span < 2.0 ? i.conflicting : i.redundant) << i.name;
+      EXPECT_NE(i.reason.find("because of the chain's shape, not because it has a joint too many: the chain nail "),
+                std::string::npos)
+          << i.reason;
+      EXPECT_NE(i.reason.find("is drawn straight between its anchors"), std::string::npos) << i.reason;
+      EXPECT_EQ(i.reason.find("hinge"), std::string::npos) << i.reason;
+      EXPECT_EQ(i.reason.find("Remove"), std::string::npos) << i.reason;
+    }
+  }
+  // and its run, which blows up at once, says to change the shape: not to try a smaller dt, nor
+  // to change a drive it has not (it was told all three), with the gap's unit
+  const RunSummary run = runScene(bridge(1.99), {.until = 0.1});
+  ASSERT_TRUE(run.diverged);
+  EXPECT_NE(run.message.find("could not all be met there: where no pose meets them (a chain beyond its reach, or drawn "
+                             "straight), no step size helps: change the model's shape"),
+            std::string::npos)
+      << run.message;
+  EXPECT_NE(run.message.find(" m before that step"), std::string::npos) << run.message;
+  EXPECT_NE(run.message.find("check found the model's shape at fault"), std::string::npos) << run.message;
+  EXPECT_EQ(run.message.find("drive"), std::string::npos) << run.message;
+  EXPECT_EQ(run.message.find("Try a smaller"), std::string::npos) << run.message;
+}
+
 TEST(ConstraintIssues, RedundantAloneAndNone) {
   Scene s = twoNails();
   s.nails[1].position = s.nails[0].position;  // both nails at one place: redundant, not conflicting
