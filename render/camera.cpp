@@ -116,4 +116,11 @@ bool hitPlane(const Ray& r, const Vec3& p, const Vec3& n, Vec3& out) {
 
 bool Camera::hitWorkPlane(const Ray& r, Vec3& out) const { return hitPlane(r, m_target, workPlaneNormal(), out); }
 
+double Camera::gridStep() const { return std::pow(10.0, std::floor(std::log10(std::max(m_distance * 0.15, 1e-3)))); }
+
+bool Camera::facesVerticalWorkPlane() const {
+  const Vec3 n = workPlaneNormal();
+  return n.z() == 0.0 && std::abs(forward().dot(n)) > 0.99;
+}
+
 }  // namespace tether::render

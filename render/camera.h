@@ -64,6 +64,11 @@ class Camera {
   // aligned with the view direction (front view: the xz plane)
   Vec3 workPlaneNormal() const;
   bool hitWorkPlane(const Ray& r, Vec3& out) const;
+  // The grid's spacing: a power of ten near 0.15 of the distance (0.1 m at the default 5 m), m.
+  double gridStep() const;
+  // Looking straight at a vertical work plane (the front and side views, within 8 degrees): the
+  // grid is drawn in it, not on the ground seen edge-on.
+  bool facesVerticalWorkPlane() const;
 
   static constexpr double kFovY = 0.7853981633974483;  // 45 degrees
   static constexpr double kNear = 0.01, kFar = 1000.0;  // relative to distance (scaled)

@@ -258,10 +258,33 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     out.point(snap.mouseTo, 4, {0.85f, 0.1f, 0.85f, 1});
   }
 
+  // Looking straight at a vertical work plane (front, side views), the grid lies in it, through
+  // the target, where the tools place (a helper in the front view saw the ground grid edge-on and
+  // had no sense of scale); its lines on the axes in the gizmo's colours
+  if (view.grid && cam.facesVerticalWorkPlane()) {
+    const double step = cam.gridStep();
+    const int n = 20;
+    const Vec3 normal = cam.workPlaneNormal(), c = cam.target();
+    const int a = normal.x() != 0.0 ? 1 : 0;  // the horizontal axis in the plane (x, or y facing x)
+    const Vec3 u = Vec3::Unit(a), v = Vec3::UnitZ();
+    const double cu = std::round(c(a) / step) * step, cv = std::round(c.z() / step) * step;
+    const Color gc = mix(bg, {0, 0, 0, 1}, 0.12f);
+    const Color axis[3] = {{0.75f, 0.4f, 0.4f, 1}, {0.4f, 0.7f, 0.4f, 1}, {0.4f, 0.5f, 0.8f, 1}};
+    const Vec3 off = c - u * c(a) - v * c.z();  // (the plane's own coordinate: the target's)
+    for (int k = -n; k <= n; ++k) {
+      const double x = cu + k * step, z = cv + k * step;
+      // the line at horizontal coordinate x runs up (the z axis's colour where x = 0)
+      out.segment(off + x * u + (cv - n * step) * v, off + x * u + (cv + n * step) * v,
+                  std::abs(x) < 1e-9 * step ? axis[2] : gc);
+      // the line at height z runs across (the horizontal axis's colour where z = 0)
+      out.segment(off + (cu - n * step) * u + z * v, off + (cu + n * step) * u + z * v,
+                  std::abs(z) < 1e-9 * step ? axis[a] : gc);
+    }
+  }
   // ground grid in the z = 0 plane, spacing a power of ten near a tenth of the view
   // (a ground plane shows its own grid: this one would fight it for depth where they meet)
-  if (view.grid && geo.planes.empty()) {
-    const double step = std::pow(10.0, std::floor(std::log10(std::max(cam.distance() * 0.15, 1e-3))));
+  else if (view.grid && geo.planes.empty()) {
+    const double step = cam.gridStep();
     const int n = 20;
     const Vec3 c = cam.target();
     const double cx = std::round(c.x() / step) * step, cy = std::round(c.y() / step) * step;

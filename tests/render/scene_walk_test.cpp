@@ -120,11 +120,19 @@ core::Snapshot smallScene() {
   return s;
 }
 
+// the default view's slant: 14 degrees down (the grid on the ground, not in the work plane)
+render::Camera slantCamera() {
+  render::Camera c = frontCamera();
+  c.set(Vec3(0, 0, 1), 4.0, -M_PI / 2, 0.25);
+  return c;
+}
+
 struct Walk {
   Recorder out;
   render::DrawnScene drawn;
-  Walk(const core::Snapshot& s, const render::ViewOptions& view, const render::Highlight& hl = {}) {
-    drawn = render::drawSnapshot(s, frontCamera(), view, hl, out);
+  Walk(const core::Snapshot& s, const render::ViewOptions& view, const render::Highlight& hl = {},
+       const render::Camera& cam = frontCamera()) {
+    drawn = render::drawSnapshot(s, cam, view, hl, out);
   }
 };
 
@@ -135,6 +143,43 @@ render::ViewOptions noGrid() {
 }
 
 }  // namespace
+
+// Looking straight at the front (the work plane xz through the target), the grid lies in that
+// plane, its lines 0.1 m apart at 4 m, the line z = 0 red (the x axis) and x = 0 blue (z): a
+// helper in the front view saw the ground grid edge-on and had no sense of scale. Looking down at
+// 14 degrees (the default view) it is the ground's, at z = 0.
+TEST(SceneWalk, TheGridLiesInTheWorkPlaneFacedStraight) {
+  core::Snapshot empty;
+  empty.geometry = std::make_shared<core::SceneGeometry>();
+  render::Camera cam = frontCamera();
+  cam.set(Vec3(0.3, 0.7, 1.04), 4.0, -M_PI / 2, 0.05);  // (3 degrees down: faced straight)
+  Recorder front;
+  render::drawSnapshot(empty, cam, render::ViewOptions{}, {}, front);
+  ASSERT_GT(front.lines.size(), 40u);
+  int red = 0, blue = 0;
+  for (const auto& l : front.lines) {
+    EXPECT_NEAR(l.a.y(), 0.7, 1e-12);
+    EXPECT_NEAR(l.b.y(), 0.7, 1e-12);
+    const bool across = std::abs(l.a.z() - l.b.z()) < 1e-12;
+    const double at = across ? l.a.z() : l.a.x();  // (its height, or its x)
+    EXPECT_NEAR(at / 0.1, std::round(at / 0.1), 1e-9);
+    if (l.color.r > 0.6f && l.color.g < 0.5f) {
+      ++red;
+      EXPECT_TRUE(across && std::abs(at) < 1e-12);
+    }
+    if (l.color.b > 0.7f && l.color.r < 0.5f) {
+      ++blue;
+      EXPECT_TRUE(!across && std::abs(at) < 1e-12);
+    }
+  }
+  EXPECT_EQ(red, 1);
+  EXPECT_EQ(blue, 1);
+  cam.set(Vec3(0.3, 0.7, 1.04), 4.0, -M_PI / 2, 0.25);
+  Recorder down;
+  render::drawSnapshot(empty, cam, render::ViewOptions{}, {}, down);
+  ASSERT_GT(down.lines.size(), 40u);
+  for (const auto& l : down.lines) EXPECT_EQ(l.a.z(), 0.0);
+}
 
 TEST(SceneWalk, OneShapePerActiveBodyInItsColour) {
   const Walk w(smallScene(), noGrid());
@@ -307,7 +352,7 @@ TEST(SceneWalk, TheGizmoLettersItsAxesInTheCorner) {
 // Issue 19: the grid's axis lines have the gizmo's colours: the line along x (y = 0) is red,
 // the line along y (x = 0) green, like the gizmo's x and y.
 TEST(SceneWalk, TheGridsAxisLinesMatchTheGizmo) {
-  const Walk w(smallScene(), render::ViewOptions{});
+  const Walk w(smallScene(), render::ViewOptions{}, {}, slantCamera());
   int alongX = 0, alongY = 0;
   for (const Recorder::Line& l : w.out.lines) {
     if (l.a.z() != 0.0 || l.b.z() != 0.0) continue;
@@ -411,7 +456,7 @@ core::Snapshot boxOnFloor(bool farBall = false) {
 // the normal), in the plane's colour, a 20 x 20 grid just above it, and no z = 0 ground grid.
 TEST(SceneWalk, APlaneIsASlabUnderItsSurfaceWithAGrid) {
   render::ViewOptions view;
-  const Walk w(boxOnFloor(), view);
+  const Walk w(boxOnFloor(), view, {}, slantCamera());
   const auto isPlane = [](const Recorder::Shape& s) { return s.shape == core::Shape::Box && same(s.color, render::planeColor()); };
   ASSERT_EQ(Recorder::count(w.out.shapes, isPlane), 1);
   const auto& slab = *std::find_if(w.out.shapes.begin(), w.out.shapes.end(), isPlane);
