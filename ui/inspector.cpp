@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QWheelEvent>
@@ -156,6 +157,22 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   rebuild();
 }
 
+// A bare key (a digit, ".", a letter, Space) typed where the inspector has the keyboard but no
+// field takes it (a label clicked, the form between fields) goes nowhere: the window's one-key
+// shortcuts, meant for the viewport, stepped the simulation and turned the view of a user who
+// had clicked beside the field they meant to type into.
+bool Inspector::event(QEvent* e) {
+  if (e->type() == QEvent::ShortcutOverride) {
+    const auto* k = static_cast<QKeyEvent*>(e);
+    if (!(k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) && !k->text().isEmpty() &&
+        k->text().at(0).isPrint()) {
+      e->accept();
+      return true;
+    }
+  }
+  return QWidget::event(e);
+}
+
 void Inspector::setSelection(const Selection& s) {
   if (s == m_selection) return;
   m_selection = s;
@@ -222,7 +239,18 @@ bool Inspector::guardedEdit(std::unique_ptr<SceneCommand> command, QString& erro
 void Inspector::apply(const QString& property, const Change& change, bool merges) {
   const EditTarget target{m_selection.kind == Selection::Kind::Settings, objectKind(m_selection.kind), m_selection.name};
   QString error;
-  if (guardedEdit(EditProperty::make(m_doc, target, property, change, merges), error)) {
+  std::unique_ptr<SceneCommand> command;
+  if (const int i = eventIndex(m_selection, m_doc.scene().events.size()); i >= 0) {
+    // an event, by index: the change made to a copy, and the event as it leaves it
+    Scene after = m_doc.scene();
+    change(after);
+    command = std::make_unique<EditEvents>(m_doc, tr("Edit %1 of event").arg(property.toLower()),
+                                           std::vector<std::pair<int, core::EventDef>>{{i, after.events[size_t(i)]}},
+                                           std::vector<std::pair<std::string, std::function<void(core::PathDef&)>>>{}, merges);
+  } else {
+    command = EditProperty::make(m_doc, target, property, change, merges);
+  }
+  if (guardedEdit(std::move(command), error)) {
     m_error->hide();
     return;
   }
@@ -319,6 +347,10 @@ void Inspector::rebuildForm() {
     case Selection::Kind::Constraint:
       if (auto* c = byName(s.constraints, m_selection.name)) return buildConstraint(*c);
       break;
+    case Selection::Kind::Event:
+      if (const int i = eventIndex(m_selection, s.events.size()); i >= 0) return buildEvent(size_t(i), s.events[size_t(i)]);
+      addHeader(tr("The event no longer exists"));
+      return;
   }
   addHeader(tr("%1 no longer exists").arg(QString::fromStdString(m_selection.name)));
 }
@@ -328,9 +360,13 @@ void Inspector::addHeader(const QString& text) {
   m_layout->addRow(l);
 }
 
-void Inspector::addLabel(const QString& label, const QString& value) {
+void Inspector::addLabel(const QString& label, const QString& value, int lines) {
   auto* v = new QLabel(value);
   v->setWordWrap(true);
+  if (lines > 1) {
+    v->setMinimumHeight(lines * v->fontMetrics().lineSpacing());
+    v->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  }
   v->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_layout->addRow(label, v);
 }
@@ -476,6 +512,23 @@ void Inspector::addChoice(const QString& label, const QStringList& options, int 
   });
 }
 
+// An event: what it does (its action and target are what it is: delete it and add another to
+// change them), when, and a set's value. A helper could not give one an exact time: the timeline
+// adds it where the click lands (3.4 s) and a drag moves it by frames (3.026 s).
+void Inspector::buildEvent(size_t i, const core::EventDef& e) {
+  addHeader(tr("Event"));
+  QString what = QStringLiteral("%1 \"%2\"").arg(QString::fromUtf8(core::toString(e.action)), QString::fromStdString(e.target));
+  if (e.action == core::EventAction::Set) what += QStringLiteral(" %1").arg(QString::fromStdString(e.param));
+  addLabel(tr("Does"), what);
+  addDouble(tr("Time"), QStringLiteral("s"), e.time, 0.0, kBig, [i](Scene& s, double v) { s.events[i].time = v; }, 6);
+  if (e.action == core::EventAction::Set && e.value.size() == 3)
+    addVec3(tr("Value"), QString(), Vec3(e.value[0], e.value[1], e.value[2]),
+            [i](Scene& s, const Vec3& v) { s.events[i].value = {v.x(), v.y(), v.z()}; });
+  else if (e.action == core::EventAction::Set && e.value.size() == 1)
+    addDouble(tr("Value"), QString(), e.value[0], -kBig, kBig, [i](Scene& s, double v) { s.events[i].value = {v}; }, 6);
+  addLabel(QString(), tr("Delete (in the outliner or on the timeline) removes it; its marker drags along the timeline."));
+}
+
 void Inspector::buildBody(const core::BodyDef& b) {
   const std::string name = b.name;
   auto body = [name](Scene& s) -> core::BodyDef& { return *byName(s.bodies, name); };
@@ -483,8 +536,11 @@ void Inspector::buildBody(const core::BodyDef& b) {
   addName();
   const core::MassProperties mp = core::massProperties(b);
   addLabel(tr("Mass"), b.fixed ? tr("fixed (infinite)") : QStringLiteral("%1 kg").arg(mp.mass, 0, 'g', 5));
-  // (non-breaking spaces: a narrow dock wrapped "m²" alone onto a line of its own)
-  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3\u00a0kg\u00a0m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4));
+  // (two lines' room whether it takes one or two: it took one or two as its digits came, every
+  // field under it moved under the cursor of a user clicking the next one, and the click fell on
+  // a label; non-breaking spaces: a narrow dock wrapped "m²" alone onto a line of its own)
+  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3\u00a0kg\u00a0m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4),
+           2);
   addDouble(tr("Density"), QStringLiteral("kg/m³"), b.density, 1e-6, kBig, [=](Scene& s, double v) { body(s).density = v; });
   switch (b.shape) {
     case core::Shape::Rod:

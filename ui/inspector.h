@@ -31,6 +31,7 @@ class Inspector : public QWidget {
   Q_OBJECT
  public:
   Inspector(Document& doc, QWidget* parent = nullptr);
+  bool event(QEvent* e) override;
   void setSelection(const Selection& s);
   const Selection& selection() const { return m_selection; }
   // Where "record changes as events" puts them: the playhead's time, on the frame grid.
@@ -58,7 +59,9 @@ class Inspector : public QWidget {
 
   // field builders: each commits its own edit
   void addHeader(const QString& text);
-  void addLabel(const QString& label, const QString& value);
+  // a value's text, wrapped; at least `lines` lines high (a value whose wrapping varies with its
+  // digits keeps the fields under it in place)
+  void addLabel(const QString& label, const QString& value, int lines = 1);
   void addName();
   void addDouble(const QString& label, const QString& unit, double value, double min, double max,
                  const std::function<void(core::Scene&, double)>& set, int decimals = 4, const Timed& timed = {});
@@ -78,6 +81,7 @@ class Inspector : public QWidget {
   void buildForce(const core::ForceDef& f);
   void buildConstraint(const core::ConstraintDef& c);
   void buildSettings(const core::Settings& s);
+  void buildEvent(size_t index, const core::EventDef& e);
 
   Document& m_doc;
   Selection m_selection;

@@ -189,6 +189,8 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::RightDockWidgetArea, id);
   id->setMinimumWidth(330);
   m_timeline = new TimelineDock(m_doc, *m_sim);
+  connect(m_timeline->view(), &TimelineView::eventPicked, this,
+          [this](int i) { select({Selection::Kind::Event, std::to_string(i)}); });
   auto* td = new QDockWidget(tr("Timeline"), this);
   td->setObjectName(QStringLiteral("timelineDock"));
   td->setWidget(m_timeline);
@@ -305,6 +307,12 @@ void MainWindow::buildActions() {
   toggle(tr("Co&ntacts (points and forces)"), &vo.contacts)->setObjectName(QStringLiteral("contactsOverlay"));
   toggle(tr("&Control points"), &vo.controlPoints);
   toggle(tr("&Grid"), &vo.grid);
+  // the tools place on the grid's crossings (the readout in the viewport's corner says "snap")
+  QAction* snap = view->addAction(tr("&Snap to grid"));
+  snap->setObjectName(QStringLiteral("snapToGrid"));
+  snap->setCheckable(true);
+  snap->setShortcut(QKeySequence(Qt::Key_G));
+  connect(snap, &QAction::toggled, m_viewport, &ViewportWidget::setSnapToGrid);
   view->addAction(tr("Longer arrows"), QKeySequence(Qt::Key_BracketRight), m_viewport, &ViewportWidget::longerArrows);
   view->addAction(tr("Shorter arrows"), QKeySequence(Qt::Key_BracketLeft), m_viewport, &ViewportWidget::shorterArrows);
   // the legend's scale held as it is (saved with the window's settings)
@@ -470,6 +478,7 @@ void MainWindow::select(const Selection& s) {
 
 void MainWindow::follow(const Selection& s) {
   m_selection = s;
+  if (const int i = eventIndex(s, m_doc.scene().events.size()); i >= 0) m_timeline->view()->showSelected(i);
   m_viewport->setSelection(s);
   m_inspector->setSelection(s);
 }
@@ -511,6 +520,12 @@ void MainWindow::updateStatus() {
   m_stateLabel->setText(snap->playing ? tr("running") : tr("paused"));
   if (!snap->playing && m_playAction->isChecked() && snap->revision == m_doc.revision() && !snap->message.empty())
     m_playAction->setChecked(false);  // the solver paused itself (divergence)
+  if (!c->playing && m_playAction->isChecked() && c->stoppedAtEnd) {
+    m_playAction->setChecked(false);
+    statusBar()->showMessage(tr("Paused at the scene's duration, %1 s (Settings > Duration), at t = %2 s: Play goes on past it")
+                                 .arg(m_doc.scene().settings.duration, 0, 'g', 6)
+                                 .arg(c->t, 0, 'f', 3));
+  }
   // The simulation's own news, each said once as it comes, and taken off the status bar when it
   // goes (Reset, an edit, the object deleted): a divergence's message, contacts that could not be
   // met with the joints (Simulation::contactProblem), a motion faster than max_substeps lets the
@@ -732,6 +747,16 @@ void MainWindow::deleteSelection() {
   const Selection s = m_selection;
   if (s.kind == Selection::Kind::None || s.kind == Selection::Kind::Settings) return;
   QString error;
+  if (s.kind == Selection::Kind::Event) {
+    const int i = eventIndex(s, m_doc.scene().events.size());
+    if (i >= 0 && m_doc.push(std::make_unique<RemoveEvents>(m_doc, tr("Delete event"), std::set<int>{i},
+                                                            std::set<std::pair<std::string, int>>{}),
+                             &error))
+      select({});
+    else if (i >= 0)
+      statusBar()->showMessage(tr("Not deleted: %1").arg(error), 6000);
+    return;
+  }
   if (m_doc.push(RemoveObject::make(m_doc, objectKind(s.kind), s.name), &error))
     select({});
   else

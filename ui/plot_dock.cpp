@@ -488,8 +488,16 @@ void PlotDock::updateData() {
   for (auto& [axis, r] : ranges) {
     auto [lo, hi] = r;
     if (!(lo <= hi)) lo = 0.0, hi = 1.0;  // nothing recorded yet
-    // a margin of 5 %; a constant gets a band around it
-    const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(1e-9, 0.05 * std::abs(hi) + 1e-6);
+    // Round-off is not a motion: a range narrower than the last bits of its values (1e-9 of
+    // them, and 1e-12 in all: a helper's front-view y of ~4e-16 m filled the chart as if it
+    // swung, and its ticks and title were lost) is shown as a band around them, as a constant is.
+    const double least = std::max(1e-9 * std::max(std::abs(lo), std::abs(hi)), 1e-12);
+    if (hi - lo < least) {
+      const double mid = 0.5 * (lo + hi), band = std::max(least, 0.05 * std::abs(mid) + 1e-6);
+      lo = mid - 0.5 * band;
+      hi = mid + 0.5 * band;
+    }
+    const double pad = 0.05 * (hi - lo);  // a margin of 5 %
     roundTicks(axis, lo - pad, hi + pad, std::max(2, int(m_chart->plotArea().height() / 45)));
   }
 }

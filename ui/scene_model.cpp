@@ -23,6 +23,7 @@ Selection::Kind kindOf(int group) {
     case SceneModel::Paths: return Selection::Kind::Path;
     case SceneModel::Forces: return Selection::Kind::Force;
     case SceneModel::Constraints: return Selection::Kind::Constraint;
+    case SceneModel::Events: return Selection::Kind::Event;
     default: return Selection::Kind::None;
   }
 }
@@ -109,7 +110,7 @@ Qt::ItemFlags SceneModel::flags(const QModelIndex& index) const {
   if (!index.isValid()) return Qt::NoItemFlags;
   if (index.internalId() == kTop) return index.row() == Settings ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::ItemIsEnabled;
   const int group = int(index.internalId() - 1);
-  if (group == Events) return Qt::ItemIsEnabled;  // edited on the timeline
+  if (group == Events) return Qt::ItemIsEnabled | Qt::ItemIsSelectable;  // (no name to edit)
   Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
   if (index.column() == Name) f |= Qt::ItemIsEditable;
   return f;
@@ -220,6 +221,7 @@ Selection SceneModel::selectionAt(const QModelIndex& index) const {
   const int group = int(index.internalId() - 1);
   const Selection::Kind kind = kindOf(group);
   if (kind == Selection::Kind::None) return {};
+  if (kind == Selection::Kind::Event) return {kind, std::to_string(index.row())};
   const QModelIndex name = index.siblingAtColumn(Name);
   return {kind, data(name, Qt::DisplayRole).toString().toStdString()};
 }
@@ -236,6 +238,7 @@ QModelIndex SceneModel::indexOf(const Selection& s) const {
     case Selection::Kind::Path: group = Paths; row = rowOf(sc.paths, s.name); break;
     case Selection::Kind::Force: group = Forces; row = rowOf(sc.forces, s.name); break;
     case Selection::Kind::Constraint: group = Constraints; row = rowOf(sc.constraints, s.name); break;
+    case Selection::Kind::Event: group = Events; row = eventIndex(s, sc.events.size()); break;
   }
   return row < 0 ? QModelIndex() : index(row, 0, index(group, 0));
 }

@@ -100,6 +100,10 @@ void SimulationController::run() {
       while (m_playing && m_debt >= m_frame * (1 - 1e-9)) {
         m_debt -= m_frame;
         if (!nextFrame()) break;
+        if (!m_loop && m_sim->state().t >= m_stopAt - 1e-6 * m_frame) {  // (the frames' grid, summed, is off by round-off)
+          m_playing = false;
+          m_stoppedAtEnd = true;
+        }
       }
       // the real-time factor, over about half a second of wall time (a loop wrap or a rewind
       // moves t back: that stretch is not counted)
@@ -324,6 +328,12 @@ bool SimulationController::handle(Message& msg) {
   if (!m_sim) return true;
   if (std::holds_alternative<Play>(msg)) {
     m_playing = true;
+    // Play from before the scene's duration stops at the first frame at or past it (the
+    // timeline's range: a helper's 180 s run went on to 10 600 s and the history dropped its
+    // start; the frames stay on their grid); from it or past it, on
+    const double end = m_scene.settings.duration, t = m_sim->state().t;
+    m_stopAt = t < end - 1e-9 * std::max(1.0, end) ? end : std::numeric_limits<double>::infinity();
+    m_stoppedAtEnd = false;
     m_factorSim = m_factorWall = m_factor = 0.0;
     m_message.clear();
     m_lastFrame = Clock::now();
@@ -421,6 +431,7 @@ void SimulationController::publish() {
   snap->realTimeFactor = m_playing ? m_factor : 0.0;
   snap->speed = m_realTime ? m_speed : 0.0;
   snap->playing = m_playing;
+  snap->stoppedAtEnd = m_stoppedAtEnd && !m_playing;
   snap->message = m_message;
   HistoryInfo& h = snap->history;
   h.start = m_history.start();

@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -58,6 +59,7 @@ struct ControllerSnapshot : core::Snapshot {
   double realTimeFactor = 0.0;
   double speed = 1.0;
   ResimulationInfo resimulation;
+  bool stoppedAtEnd = false;  // playing stopped itself at the scene's duration
 };
 
 class SimulationController {
@@ -172,6 +174,9 @@ class SimulationController {
   double m_frame = 1.0 / 60;       // frame period, s
   long m_revision = 0;
   bool m_playing = false;
+  // Play stops at the scene's duration when it starts before it (m_stopAt; else infinity)
+  double m_stopAt = std::numeric_limits<double>::infinity();
+  bool m_stoppedAtEnd = false;
   std::atomic<bool> m_playRequested{false};
   bool m_dragging = false;  // the mouse button holds a drag now (Drag until EndDrag)
   double m_speed = 1.0;

@@ -177,7 +177,10 @@ void TimelineView::rebuild() {
 
 void TimelineView::fit() {
   const Scene& s = m_doc.scene();
-  double end = std::max(s.settings.duration, m_sim.snapshot()->history.end);
+  // (the recording's end once the solver has this version of the scene: just after File > New
+  // the snapshot still had the old scene's 1 600 s, and the new one's ruler kept them)
+  const auto snap = m_sim.snapshot();
+  double end = std::max(s.settings.duration, snap->revision == m_doc.revision() ? snap->history.end : 0.0);
   for (const EventDef& e : s.events) end = std::max(end, e.time + 0.5);
   for (const core::PathDef& p : s.paths)
     if (!p.keyframes.empty()) end = std::max(end, p.keyframes.back().t + 0.5);
@@ -348,6 +351,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
     if (m->event >= 0) m_selEvents.insert(m->event);
     else m_selKeys.insert({m->path, m->keyframe});
   }
+  if (m_selEvents.size() == 1 && m_selKeys.empty()) emit eventPicked(*m_selEvents.begin());
   // start dragging the selection along time
   m_drag = Drag::Markers;
   m_dragFrom = timeAt(e->position().x());
@@ -505,6 +509,13 @@ bool TimelineView::addKeyframe(const std::string& path, std::optional<double> wh
                              &error);
   if (!ok) emit message(tr("Not added: %1").arg(error));
   return ok;
+}
+
+void TimelineView::showSelected(int event) {
+  if (m_selEvents == std::set<int>{event} && m_selKeys.empty()) return;
+  m_selEvents = {event};
+  m_selKeys.clear();
+  update();
 }
 
 void TimelineView::deleteSelection() {

@@ -67,8 +67,12 @@ class TimelineView : public QWidget {
   double extentEnd() const;
   void scrollTo(double start);
 
+ // Show event i as the one selected (the outliner or the inspector chose it).
+  void showSelected(int event);
+
  signals:
   void message(const QString& text);
+  void eventPicked(int event);  // a click made one event the whole selection: inspect it
   void viewChanged();  // the visible range moved or was rescaled
 
  protected:

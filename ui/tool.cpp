@@ -27,7 +27,14 @@ bool ToolContext::push(std::unique_ptr<SceneCommand> command) const {
 }
 
 bool ToolContext::workPlane(double px, double py, Vec3& out) const {
-  return camera.hitWorkPlane(camera.ray(px, py), out);
+  if (!camera.hitWorkPlane(camera.ray(px, py), out)) return false;
+  if (snapToGrid) {
+    const Vec3 n = camera.workPlaneNormal();
+    const double step = camera.gridStep();
+    for (int i = 0; i < 3; ++i)
+      if (n(i) == 0.0) out(i) = std::round(out(i) / step) * step;
+  }
+  return true;
 }
 
 Target ToolContext::targetAt(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid) const {

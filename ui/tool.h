@@ -8,6 +8,7 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/constraint_type.h"
@@ -73,8 +74,10 @@ struct ToolContext {
   }
   // The command through the document; a refusal is said on the status bar. False if refused.
   bool push(std::unique_ptr<SceneCommand> command) const;
-  // Where the ray through (px, py) meets the work plane.
+  // Where the ray through (px, py) meets the work plane; with snapToGrid, at the nearest crossing
+  // of the grid's lines (its two coordinates in the plane rounded to camera.gridStep()).
   bool workPlane(double px, double py, core::Vec3& out) const;
+  bool snapToGrid = false;  // View > Snap to grid
   // What a click at (px, py) lands on. A control point and a nail at one spot (a pinned end on
   // its nail): the first click takes the point (it must be a body's), a second click the nail.
   // secondClick: a constraint's second click; avoid: the body of its first point (a point of
@@ -109,6 +112,11 @@ class Tool {
   virtual QString prompt() const = 0;
   // What is under the cursor, for people ("nail \"pivot\""); empty if nothing.
   const QString& hover() const { return m_hoverName; }
+  // Where the cursor points, if the tool knows: a control point, a nail, the spot on the work plane.
+  std::optional<core::Vec3> hoverPoint() const {
+    if (m_hover.kind == Target::Kind::None) return std::nullopt;
+    return m_hover.position;
+  }
   // What the renderer should highlight (hover, rubber band, preview).
   virtual void decorate(render::Highlight& hl) const;
   // Show every body's control points (the tool clicks them).

@@ -432,8 +432,19 @@ class SpringTool : public TwoClickTool {
     f.kind = core::ForceKind::Spring;
     f.a = first.ref;
     f.b = core::pointForClick(ToolContext::toClick(snap, second), coreContext(), made);
-    f.stiffness = 20.0;
-    f.damping = 1.0;
+    // At rest as drawn, undamped, and stiff enough that the weight of the body it hangs stretches
+    // it by a tenth of that: k = m g / (0.1 L). (It was 20 N/m, rest length 0 and damped 1 N s/m:
+    // a helper's 4 kg ball hung 2 m below its nail, and a spring drawn was damped unasked.)
+    const double drawn = (second.position - first.position).norm();
+    f.restLength = drawn;
+    f.damping = 0.0;
+    double mass = 0.0;
+    for (const core::PointRef* r : {&f.a, &f.b})
+      if (const core::BodyDef* b = core::byName(m_ctx.doc.scene().bodies, r->body); b && !b->fixed)
+        mass = std::max(mass, core::massProperties(*b).mass);
+    const double weight = (mass > 0.0 ? mass : 1.0) * 9.81, k = weight / (0.1 * std::max(drawn, 0.05));
+    const double unit = std::pow(10.0, std::floor(std::log10(k)) - 1.0);  // (two significant digits)
+    f.stiffness = std::round(k / unit) * unit;
     std::vector<SceneObject> added(made.newNails.begin(), made.newNails.end());
     added.push_back(f);
     commit(QStringLiteral("Add spring"), std::move(added), {Selection::Kind::Force, f.name});
@@ -719,6 +730,13 @@ void ToolController::press(const core::Snapshot& snap, double px, double py) {
 }
 
 QString ToolController::prompt() const { return m_tool->name() + QStringLiteral(" — ") + m_tool->prompt(); }
+
+std::optional<core::Vec3> ToolController::cursorPoint(double px, double py) const {
+  if (std::optional<core::Vec3> p = m_tool->hoverPoint()) return p;
+  core::Vec3 at;
+  if (m_ctx.workPlane(px, py, at)) return at;
+  return std::nullopt;
+}
 
 QString ToolController::hover() const {
   return m_tool->hover().isEmpty() ? QString() : QStringLiteral("Under the cursor: ") + m_tool->hover();

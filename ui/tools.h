@@ -23,6 +23,7 @@ class ToolController {
   ToolController(Document& doc, SimulationController& sim, render::Camera& camera);
 
   ToolContext& context() { return m_ctx; }
+  const ToolContext& context() const { return m_ctx; }
   const std::vector<std::unique_ptr<Tool>>& all() const { return m_tools; }
   // The tool with that id (ToolIdentity::id), or null.
   Tool* find(const QString& id) const;
@@ -41,6 +42,9 @@ class ToolController {
   QString prompt() const;
   // What is under the cursor ("Under the cursor: nail \"pivot\""), empty if nothing.
   QString hover() const;
+  // The cursor's place for the viewport's readout: what the tool hovers, else the work plane's
+  // spot under (px, py) (snapped as placing would be); none if the ray misses the plane.
+  std::optional<core::Vec3> cursorPoint(double px, double py) const;
   void decorate(render::Highlight& hl) const { m_tool->decorate(hl); }
   bool wantsControlPoints() const { return m_tool->wantsControlPoints(); }
 

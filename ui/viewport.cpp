@@ -407,6 +407,12 @@ void ViewportWidget::paintOverlay(QPainter& p) {
     p.setPen(conflicting ? QColor(200, 0, 0) : QColor(170, 100, 0));
     p.drawText(QPointF(12, height() - 108), text);
   }
+  // where the cursor points, beside the axis gizmo (a helper placing nails 2 m apart in the
+  // front view worked the scale out from the inspector)
+  if (const QString at = cursorText(); !at.isEmpty()) {
+    p.setPen(QColor(70, 70, 70));
+    p.drawText(QPointF(108, height() - 12), at);
+  }
   // hover info
   if (!m_hoverText.isEmpty()) {
     // (a flagged constraint's reason runs to a few lines: wrapped at 420 px)
@@ -515,7 +521,23 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
     if (!m_toolButton) updateHover(e->position().x(), e->position().y());
     refreshPrompt();
   }
+  m_cursor = m_tools.cursorPoint(e->position().x(), e->position().y());
   update();
+}
+
+void ViewportWidget::setSnapToGrid(bool on) {
+  m_tools.context().snapToGrid = on;
+  m_cursor = m_tools.cursorPoint(m_lastMouse.x(), m_lastMouse.y());
+  update();
+}
+
+// (as many decimals as tell the grid's lines apart: 0.1 m apart, two)
+QString ViewportWidget::cursorText() const {
+  if (!m_cursor) return {};
+  const int decimals = std::clamp(1 - int(std::floor(std::log10(m_camera.gridStep()))), 0, 6);
+  auto f = [&](double v) { return QString::number(std::abs(v) < 1e-12 ? 0.0 : v, 'f', decimals); };
+  return QStringLiteral("x %1  y %2  z %3 m%4")
+      .arg(f(m_cursor->x()), f(m_cursor->y()), f(m_cursor->z()), snapToGrid() ? tr("  (snap)") : QString());
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
@@ -552,6 +574,7 @@ void ViewportWidget::refreshPrompt() {
 
 void ViewportWidget::leaveEvent(QEvent* e) {
   m_hoverText.clear();
+  m_cursor.reset();
   m_hoverConstraint = -1;
   QOpenGLWidget::leaveEvent(e);
   update();

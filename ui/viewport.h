@@ -80,6 +80,11 @@ class ViewportWidget : public QOpenGLWidget {
   const std::vector<render::Segment>& drawnSegments() const { return m_renderer.segments(); }
   // The hover box's text (what the arrow or line under the cursor is), empty if none.
   QString hoverText() const { return m_hoverText; }
+  // View > Snap to grid: the tools place on the grid's crossings
+  void setSnapToGrid(bool on);
+  bool snapToGrid() const { return m_tools.context().snapToGrid; }
+  // the readout in the corner: where the cursor points (x, y, z), "" when it is off the viewport
+  QString cursorText() const;
 
  signals:
   void selected(const Selection& s);
@@ -129,6 +134,7 @@ class ViewportWidget : public QOpenGLWidget {
   Qt::MouseButton m_navButton = Qt::NoButton;
   bool m_toolButton = false;
   QString m_hoverText;
+  std::optional<core::Vec3> m_cursor;  // cursorText's point
   int m_hoverConstraint = -1;  // the constraint whose arrow or line is under the cursor
   QPointF m_hoverAt;
   long m_frameRevision = -1;

@@ -373,6 +373,58 @@ class AutosaveTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A helper could not give an event an exact time: clicking it (its marker or its outliner row)
+  // left the inspector on "Nothing selected", and Delete in the outliner did nothing. An event is
+  // inspected now: its time typed (one undo step), and deleted from the outliner.
+  void anEventIsInspectedEditedAndDeleted() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    w.resize(1280, 900);
+    hangingBall(w, 5.0);
+    core::EventDef e;
+    e.time = 3.4;
+    e.action = core::EventAction::Disable;
+    e.target = "hold";
+    QVERIFY(w.document().edit("event", [&](core::Scene& s) { s.events.push_back(e); }));
+    QVERIFY(waitForSnapshot(w));
+    ui::TimelineView* tv = w.timeline()->view();
+    int lane = -1;
+    for (size_t i = 0; i < tv->lanes().size(); ++i)
+      if (tv->lanes()[i].name == "hold") lane = int(i);
+    QVERIFY(lane >= 0);
+    // its marker clicked
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(3.4))), tv->laneY(lane) + 11));
+    QCOMPARE(tv->selectedEvents(), std::set<int>{0});
+    QTRY_COMPARE(w.inspector()->selection(), (ui::Selection{ui::Selection::Kind::Event, "0"}));
+    QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("Time"));
+    QVERIFY(typeInto(w, "Time", "3"));
+    QCOMPARE(w.document().scene().events[0].time, 3.0);
+    w.document().undoStack()->undo();
+    QCOMPARE(w.document().scene().events[0].time, 3.4);
+    w.document().undoStack()->redo();
+    QCOMPARE(w.document().scene().events[0].time, 3.0);
+    // its outliner row: the inspector and the timeline show it
+    w.select({});
+    QTest::mouseClick(tv, Qt::LeftButton, {}, QPoint(int(std::lround(tv->xAt(1.0))), tv->laneY(lane) + 11));
+    QVERIFY(tv->selectedEvents().empty());
+    QAbstractItemModel* m = w.outliner()->model();
+    QModelIndex events;
+    for (int r = 0; r < m->rowCount(); ++r)
+      if (m->index(r, 0).data().toString().startsWith("Events")) events = m->index(r, 0);
+    QVERIFY(events.isValid());
+    w.outliner()->setCurrentIndex(m->index(0, 0, events));
+    QTRY_COMPARE(w.inspector()->selection(), (ui::Selection{ui::Selection::Kind::Event, "0"}));
+    QCOMPARE(tv->selectedEvents(), std::set<int>{0});
+    // Delete there removes it
+    w.activateWindow();
+    QTRY_VERIFY(w.isActiveWindow());
+    w.outliner()->setFocus();
+    QTest::keyClick(w.outliner(), Qt::Key_Delete);
+    QTRY_VERIFY(w.document().scene().events.empty());
+    QCOMPARE(w.inspector()->selection(), ui::Selection{});
+    w.document().undoStack()->setClean();
+  }
+
   // Right-clicking the timeline at t offers every object's events at most two levels deep and
   // adds the event at t, not at the playhead.
   void timelineAddsEventAtClickedTime() {
@@ -468,6 +520,7 @@ class AutosaveTest : public QObject {
     QElapsedTimer clock;
     clock.start();
     while (w.simulation().snapshot()->t < 3.5 && clock.elapsed() < 30000) {
+      playOnPastTheEnd(w);  // (its duration is 1 s)
       QTest::qWait(50);
       ++frames;
       if (!playheadDrawn()) ++missing;
@@ -507,6 +560,8 @@ class AutosaveTest : public QObject {
     QVERIFY(bar->isVisible());
     QCOMPARE(bar->maximum(), 0);  // the whole (1 s) timeline is in view
     w.simulation().setRealTime(false);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->stoppedAtEnd, 30000);  // (at its duration, 1 s)
     w.play();
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 61.0, 60000);
     w.pause();
@@ -548,6 +603,12 @@ class AutosaveTest : public QObject {
     QVERIFY(tv->xAt(0.0) >= tv->labelWidth() && tv->xAt(end) <= tv->width());
     QCOMPARE(bar->maximum(), 0);
     w.document().undoStack()->setClean();
+    // File > New: the new scene's ruler is fitted to its own 10 s (a helper's kept the 1 600 s
+    // recorded before it)
+    w.newDocument();
+    QTest::qWait(200);
+    QVERIFY2(tv->viewSpan() < 12.0, qPrintable(QString::number(tv->viewSpan())));
+    QVERIFY(tv->xAt(10.0) <= tv->width());
   }
 
   // The lanes scroll: the bundled marbles (500 bodies, each brought in by a create event, 500

@@ -287,6 +287,35 @@ class GuiTest : public QObject {
   }
 
   // A constraint added while the simulation runs assembles live, without a restart.
+  // A helper set the duration to 180 s, played as fast as the machine goes, and the run went on
+  // to 10 600 s, the history dropping its start. Play stops at the duration, says so, and goes
+  // on past it when pressed again.
+  void playStopsAtTheScenesDuration() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/compound_pendulum.json"));
+    QVERIFY(w.document().edit("duration", [](core::Scene& s) { s.settings.duration = 0.5; }));
+    QVERIFY(waitForSnapshot(w));
+    w.simulation().setRealTime(false);
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->stoppedAtEnd, 30000);
+    QTest::qWait(200);
+    // at the first frame at or past it (frames of 17 ms here: 0.51 s)
+    const double t = w.simulation().snapshot()->t, frame = w.simulation().snapshot()->history.framePeriod;
+    QVERIFY2(t >= 0.5 && t < 0.5 + frame, qPrintable(QString::number(t)));
+    QVERIFY(!w.simulation().snapshot()->playing);
+    QTRY_VERIFY2(w.statusBar()->currentMessage().startsWith("Paused at the scene's duration, 0.5 s (Settings > Duration), at t = 0.510 s"),
+                 qPrintable(w.statusBar()->currentMessage()));
+    QAction* play = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "&Play") play = a;
+    QVERIFY(play);
+    QTRY_VERIFY(!play->isChecked());
+    w.play();
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 1.0, 30000);
+    w.pause();
+  }
+
   void liveAssembly() {
     ui::MainWindow w;
     w.show();
@@ -742,6 +771,53 @@ class GuiTest : public QObject {
     type("Length", "1.25");
     QCOMPARE(w.document().scene().bodies[0].length, 1.25);
     w.document().undoStack()->setClean();
+  }
+
+  // A helper's finding: setting a box's Size x re-wrapped its Inertia onto two lines, every field
+  // under it moved down, and the click meant for Size z fell on a label, after which "0.1" typed
+  // ran the viewport's shortcuts ("." stepped the simulation, "1" turned the view). The fields stay
+  // put, and bare keys where the inspector has the keyboard run no shortcut.
+  void inspectorFieldsStayPutAndTypingBesideThemRunsNoShortcut() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QTemporaryDir dir;
+    core::Scene s;
+    core::BodyDef box;
+    box.name = "box";
+    box.shape = core::Shape::Box;
+    box.size = core::Vec3(0.2, 0.2, 0.2);
+    box.position = core::Vec3(0, 0, 1);
+    s.bodies.push_back(box);
+    const QString path = dir.filePath("box.json");
+    core::saveScene(s, path.toStdString());
+    QVERIFY(w.openFile(path));
+    w.select({ui::Selection::Kind::Body, "box"});
+    w.activateWindow();
+    QTRY_VERIFY(w.isActiveWindow());
+    auto fieldY = [&] {
+      auto* f = w.inspector()->findChild<QDoubleSpinBox*>("Size.z");
+      return f ? f->mapTo(w.inspector(), QPoint(0, 0)).y() : -1;
+    };
+    QTest::qWait(100);
+    const int y0 = fieldY();
+    QVERIFY(y0 > 0);
+    for (const char* x : {"0.4", "12.5", "0.0333333", "3"}) {
+      QVERIFY(typeInto(w, "Size.x", x));
+      QTest::qWait(100);  // (laid out after the edit's rebuild)
+      QCOMPARE(fieldY(), y0);
+    }
+    QCOMPARE(w.document().scene().bodies[0].size.x(), 3.0);
+    // a click on the Inertia label, then keys a user meant for a field
+    QLabel* inertia = nullptr;
+    for (QLabel* l : w.inspector()->findChildren<QLabel*>())
+      if (l->text().endsWith(QString::fromUtf8("kg\u00a0m²"))) inertia = l;
+    QVERIFY(inertia);
+    QTest::mouseClick(inertia, Qt::LeftButton);
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(inertia));
+    const double t0 = w.simulation().snapshot()->t;
+    for (Qt::Key k : {Qt::Key_Period, Qt::Key_1, Qt::Key_Period}) QTest::keyClick(QApplication::focusWidget(), k);
+    QTest::qWait(200);
+    QCOMPARE(w.simulation().snapshot()->t, t0);
   }
 
   // A user's finding: the mouse wheel over a field edited it while the form was being scrolled

@@ -53,6 +53,12 @@ inline QImage screenshot(ui::ViewportWidget* v) {
   return whole.copy(QRect(at, v->size()));
 }
 
+// Play on past the scene's duration, where playing stops by itself (as a user presses Play again).
+inline void playOnPastTheEnd(ui::MainWindow& w) {
+  const auto snap = w.simulation().snapshot();
+  if (snap->stoppedAtEnd && !snap->playing) w.play();
+}
+
 inline bool waitForSnapshot(ui::MainWindow& w, int timeoutMs = 10000) {
   QElapsedTimer t;
   t.start();

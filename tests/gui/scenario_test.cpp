@@ -162,6 +162,13 @@ class ScenarioTest : public QObject {
     QTRY_VERIFY(w.isActiveWindow());
     v->setFocus();
     QTest::keyClick(v, Qt::Key_Space);
+    // it stops at the scene's duration (10 s) and says so; Space plays on past it
+    QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->stoppedAtEnd || !w.simulation().snapshot()->message.empty(), 60000);
+    QTRY_VERIFY(!w.isPlaying());
+    QVERIFY(w.simulation().snapshot()->t >= w.document().scene().settings.duration);
+    QVERIFY(w.simulation().snapshot()->t < w.document().scene().settings.duration + w.simulation().snapshot()->history.framePeriod);
+    QVERIFY(w.statusBar()->currentMessage().startsWith("Paused at the scene's duration"));
+    QTest::keyClick(v, Qt::Key_Space);
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t >= 60.0 || !w.simulation().snapshot()->message.empty(), 120000);
     QTest::keyClick(v, Qt::Key_Space);
     QTRY_VERIFY(!w.simulation().snapshot()->playing);

@@ -125,6 +125,44 @@ class ToolsTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A helper in the front view had no sense of scale: no readout of where the cursor points and no
+  // snapping (nails meant 2 m apart were placed by working out pixels per metre). The corner of the
+  // viewport says where the cursor points; View > Snap to grid (G) places on the grid's crossings.
+  void theCursorIsReadOutAndSnapsToTheGrid() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    ui::ViewportWidget* v = w.viewport();
+    frontView(v);  // (from 4 m: the grid's lines 0.1 m apart)
+    QAction* snap = w.findChild<QAction*>("snapToGrid");
+    QVERIFY(snap && snap->isCheckable() && !snap->isChecked());
+    QCOMPARE(snap->shortcut(), QKeySequence(Qt::Key_G));
+    QVERIFY(w.setTool("nail"));
+    const Vec3 off(0.43, 0, 1.27);
+    auto placeAt = [&](const Vec3& at) {
+      const QPoint p = pixel(v, at);
+      QTest::mouseMove(v, p + QPoint(30, 30));
+      QTest::mouseMove(v, p);
+      const QString said = v->cursorText();
+      click(v, p);
+      return said;
+    };
+    // free: where the click lands, to the pixel (about 5 mm here)
+    const QString free = placeAt(off);
+    QVERIFY2(free.startsWith("x 0.4") && free.contains("y 0.00") && free.contains("z 1.2") && free.endsWith(" m"), qPrintable(free));
+    QCOMPARE(int(w.document().scene().nails.size()), 1);
+    QVERIFY((w.document().scene().nails[0].position - off).norm() < 0.01);
+    // snapped: on the crossing, and said so
+    snap->trigger();
+    QVERIFY(v->snapToGrid());
+    const QString snapped = placeAt(off + Vec3(0.5, 0, 0));
+    QCOMPARE(snapped, QString("x 0.90  y 0.00  z 1.30 m  (snap)"));
+    QCOMPARE(int(w.document().scene().nails.size()), 2);
+    QVERIFY2((w.document().scene().nails[1].position - Vec3(0.9, 0, 1.3)).norm() < 1e-12,
+             qPrintable(QString("%1 %2").arg(w.document().scene().nails[1].position.x()).arg(w.document().scene().nails[1].position.z())));
+    snap->trigger();
+    w.document().undoStack()->setClean();
+  }
+
   // Issue 19: "clicking an existing nail as the second target makes a new nail 7 mm away". The
   // pendulum's pinned end sits on its nail; a point-to-nail from a ball's top to that spot uses
   // the nail that is there, and the status bar says what is under the cursor and what to click.
@@ -342,9 +380,19 @@ class ToolsTest : public QObject {
     QCOMPARE(int(lastForce().kind), int(core::ForceKind::Damping));
     QVERIFY(lastForce().bodies.empty());
     QTRY_VERIFY(inspectorSays("every body"));
-    QCOMPARE(int(w.document().scene().forces.size()), 5);
+    // the spring: at rest as drawn, undamped, and stretched a tenth of that by the arm's weight (it
+    // was 20 N/m, rest length 0, damped: a helper's 4 kg ball hung 2 m below its nail)
+    QVERIFY(w.setTool("spring"));
+    clickAt(end2, "control point arm.end2");
+    clickAt(end2 + Vec3(0, 0, 0.5), QString());  // empty space: a nail there
+    QCOMPARE(int(lastForce().kind), int(core::ForceKind::Spring));
+    QVERIFY2(std::abs(lastForce().restLength - 0.5) < 0.02, qPrintable(QString::number(lastForce().restLength)));
+    QCOMPARE(lastForce().damping, 0.0);
+    const double k = weight / (0.1 * lastForce().restLength);
+    QVERIFY2(std::abs(lastForce().stiffness - k) < 0.05 * k, qPrintable(QString("%1 N/m, not %2").arg(lastForce().stiffness).arg(k)));
+    QCOMPARE(int(w.document().scene().forces.size()), 6);
     // each is one undoable step
-    for (int k = 0; k < 5; ++k) w.document().undoStack()->undo();
+    for (int k = 0; k < 6; ++k) w.document().undoStack()->undo();
     QVERIFY(w.document().scene().forces.empty());
     w.document().undoStack()->setClean();
   }
