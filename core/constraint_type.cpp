@@ -1,6 +1,7 @@
 #include "core/constraint_type.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/constraints/distance.h"
@@ -101,6 +102,17 @@ ToolResult constraintFromClicks(const ConstraintType& type, const ConstraintClic
   if (out.error.empty() && &out.constraint.type() != &type)
     throw std::logic_error(std::string(type.id) + ": the tool made another type's parameters");
   return out;
+}
+
+Vec3 toolDirection(const Vec3& d) {
+  const double n = d.norm();
+  if (!(n > 1e-12)) return Vec3::UnitZ();
+  const Vec3 u = d / n;
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (std::abs(u(i)) > std::abs(u(k))) k = i;
+  constexpr double kCos20 = 0.93969262078590843;  // cos 20 degrees
+  return std::abs(u(k)) >= kCos20 ? Vec3(std::copysign(1.0, u(k)) * Vec3::Unit(k)) : u;
 }
 
 }  // namespace tether::core

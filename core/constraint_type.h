@@ -143,6 +143,12 @@ struct ConstraintClick {
   Quat rotation = Quat::Identity(); // Point: the body's orientation (body -> world)
 };
 
+// A direction a tool takes from the screen or from two clicks, put on the world axis it is within
+// 20 degrees of, else as it is; unit (zero: z). A helper's point-on-line made in a slightly
+// orbited view ran along (0.966, -0.259, 0), and an orientation clicked straight up pointed
+// (-0.011, 0, 0.9999): both had to be typed in.
+Vec3 toolDirection(const Vec3& d);
+
 // What a tool may consult to build a constraint from its clicks.
 struct ToolContext {
   Vec3 workPlaneNormal = Vec3::UnitZ();  // world, unit

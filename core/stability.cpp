@@ -1109,9 +1109,9 @@ class Checker {
             words + " is drawn straight between its anchors (" + lim(sum) + " m of links, " + lim(span) +
                 " m apart): along one line its links cannot move across it, so the solve that holds it is singular; " +
                 (whole ? "stretched to its whole reach, it meets gravity across the line with a pull that grows "
-                         "without bound, and it blows up, at once or within seconds; draw the links bent by a few degrees, or the "
-                         "chain below its anchors, with the anchors at least " + lim(kNearReachSlack * sum) +
-                         " m (1 % of its links) closer than its reach"
+                         "without bound, and it blows up, at once or within seconds; move the anchors at least " +
+                         lim(kNearReachSlack * sum) + " m (1 % of its links) closer and draw the links sagging between "
+                         "them (moved closer but still drawn straight, it blows up at once)"
                        : "every pull that assembles it is along the line and nothing bends the chain, so it blows up "
                          "within its first steps; draw the links bent by a few degrees, or the chain below its anchors"),
             chain.names);

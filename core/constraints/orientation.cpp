@@ -49,7 +49,7 @@ const ConstraintType& OrientationDef::type() {
         out.constraint.params =
             OrientationDef{.body = first.ref.body,
                            .axis = first.local.norm() > 1e-9 ? Vec3(first.local.normalized()) : Vec3::UnitZ(),
-                           .direction = n.norm() > 1e-9 ? Vec3(n.normalized()) : Vec3::UnitZ()};
+                           .direction = toolDirection(n)};
       },
   };
   return t;

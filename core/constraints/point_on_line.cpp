@@ -43,9 +43,9 @@ const ConstraintType& PointOnLineDef::type() {
         const Vec3 d = p.as<PointOnLineDef>().direction.normalized();
         return {{g.at - g.span * d, g.at + g.span * d}};
       },
-      .secondPrompt = "Click a point of the line (it runs across the screen through it). Esc cancels.",
+      .secondPrompt = "Click a point of the line (it runs across the screen through it, on the world axis within 20 degrees of that). Esc cancels.",
       .fromClicks = [](const ConstraintClick& first, const ConstraintClick& second, const ToolContext& ctx, ToolResult& out) {
-        out.constraint.params = PointOnLineDef{.point = first.ref, .origin = second.position, .direction = ctx.screenRight};
+        out.constraint.params = PointOnLineDef{.point = first.ref, .origin = second.position, .direction = toolDirection(ctx.screenRight)};
       },
   };
   return t;

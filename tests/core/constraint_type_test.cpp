@@ -9,6 +9,7 @@
 #include "core/constraint.h"
 #include "core/constraint_type.h"
 #include "core/constraints/hinge.h"
+#include "core/constraints/orientation.h"
 #include "core/constraints/point_on_line.h"
 #include "core/constraints/point_on_plane.h"
 #include "core/constraints/point_to_nail.h"
@@ -159,6 +160,33 @@ TEST(ConstraintTypes, ReferencesFollowRenameAndRemove) {
       EXPECT_TRUE(s.constraints.empty()) << "a constraint outlived the " << f.key << " it refers to";
     }
   }
+}
+
+// A direction taken from the screen or from clicks goes onto the world axis within 20 degrees
+// of it: a helper's point-on-line made in a view orbited 15 degrees ran along (0.966, -0.259, 0),
+// and an orientation clicked straight up pointed (-0.011, 0, 0.9999). Further off, as it is.
+TEST(ConstraintTypes, AToolsDirectionNearAnAxisIsTheAxis) {
+  EXPECT_EQ(toolDirection(Vec3(0.9659, -0.2588, 0)), Vec3::UnitX());
+  EXPECT_EQ(toolDirection(Vec3(-0.0113, 0, 0.9999)), Vec3::UnitZ());
+  EXPECT_EQ(toolDirection(Vec3(0, -3, 0.2)), -Vec3::UnitY());
+  const Vec3 diagonal = Vec3(1, 1, 0).normalized();
+  EXPECT_TRUE(toolDirection(2 * diagonal).isApprox(diagonal));
+  EXPECT_EQ(toolDirection(Vec3::Zero()), Vec3::UnitZ());
+  ToolContext ctx;
+  ctx.uniqueName = [](const std::string& prefix) { return prefix + "1"; };
+  ctx.screenRight = Vec3(0.9659, -0.2588, 0);
+  ConstraintClick rod;
+  rod.kind = ConstraintClick::Kind::Point;
+  rod.ref.body = "rod";
+  rod.ref.point = "end1";
+  rod.local = Vec3(0, 0, 0.5);
+  ConstraintClick space;
+  space.kind = ConstraintClick::Kind::Space;
+  space.position = Vec3(-0.011, 0, 0.9999);
+  EXPECT_EQ(constraintFromClicks(PointOnLineDef::type(), rod, space, ctx).constraint.params.as<PointOnLineDef>().direction,
+            Vec3::UnitX());
+  EXPECT_EQ(constraintFromClicks(OrientationDef::type(), rod, space, ctx).constraint.params.as<OrientationDef>().direction,
+            Vec3::UnitZ());
 }
 
 TEST(ConstraintTypes, ToolsMakeValidConstraintsFromTwoClicks) {
