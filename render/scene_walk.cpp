@@ -17,6 +17,33 @@ Color mix(const Color& a, const Color& b, float t) {
   return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
 }
 
+// A spring from a to b drawn as a coil seen side-on: straight leads of a tenth of its length at
+// each end, between them a zig-zag of kZigs strokes 10 px wide across the line of sight (at most
+// a third of its length wide). Drawn as a plain line it lay hidden under the grid's lines and
+// axes, where snapping puts things (two helpers did not find their springs).
+void coil(DebugDraw& out, const Camera& cam, const Vec3& a, const Vec3& b, const Color& c) {
+  constexpr int kZigs = 16;
+  const Vec3 d = b - a;
+  const double len = d.norm();
+  Vec3 side = d.cross(cam.forward());
+  if (!(len > 1e-12) || !(side.norm() > 1e-6 * len)) {  // (a point, or seen end-on: its line)
+    out.segment(a, b, c);
+    return;
+  }
+  side.normalize();
+  const double half = std::min(5.0 * cam.pixelSize(0.5 * (a + b)), len / 6.0);
+  const Vec3 p0 = a + 0.1 * d, p1 = b - 0.1 * d;
+  out.segment(a, p0, c);
+  Vec3 prev = p0;
+  for (int k = 0; k < kZigs; ++k) {
+    const Vec3 q = p0 + (p1 - p0) * ((k + 0.5) / kZigs) + side * (k % 2 ? -half : half);
+    out.segment(prev, q, c);
+    prev = q;
+  }
+  out.segment(prev, p1, c);
+  out.segment(p1, b, c);
+}
+
 }  // namespace
 
 Color constraintColor(int index) {
@@ -131,6 +158,14 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
     else drawn.arrowScale.forces = true;
   };
 
+  // springs: part of the model, drawn in animation mode too
+  for (size_t f = 0; f < snap.forces.size() && f < geo.forceKinds.size(); ++f) {
+    const core::ForceDraw& d = snap.forces[f];
+    if (!d.active || geo.forceKinds[f] != core::ForceKind::Spring) continue;
+    coil(out, cam, d.a, d.b, {0.15f, 0.45f, 0.15f, 1});
+    drawn.segments.push_back({Segment::Kind::Spring, int(f), d.a, d.b});
+  }
+
   if (view.debugDraw) {
     // arrow scales: the viewport's held ones, or the largest arrow about a fifth of the view
     drawn.arrowScale = view.scale ? *view.scale : chooseArrowScale(snap, view, cam.distance());
@@ -199,15 +234,12 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
                 scale.torqueNoise, mix(col, {0, 0, 0, 1}, 0.35f), Segment::Kind::ConstraintTorque, int(j));
       }
     }
-    // springs as lines, constant forces as arrows at their points and constant torques at their
+    // constant forces as arrows at their points and constant torques at their
     // bodies' centres (orange); external forces and velocities at the centres of mass
     for (size_t f = 0; f < snap.forces.size(); ++f) {
       const core::ForceDraw& d = snap.forces[f];
       if (!d.active || f >= geo.forceKinds.size()) continue;
-      if (geo.forceKinds[f] == core::ForceKind::Spring) {
-        out.segment(d.a, d.b, {0.15f, 0.45f, 0.15f, 1});
-        drawn.segments.push_back({Segment::Kind::Spring, int(f), d.a, d.b});
-      } else if (geo.forceKinds[f] == core::ForceKind::ConstantForce) {
+      if (geo.forceKinds[f] == core::ForceKind::ConstantForce) {
         arrow(d.a, d.vector / scale.newtonsPerMetre, d.vector.norm(), scale.forceNoise, appliedColor(),
               Segment::Kind::AppliedForce, int(f));
       } else if (geo.forceKinds[f] == core::ForceKind::ConstantTorque) {

@@ -211,6 +211,8 @@ void MainWindow::buildDocks() {
     if (!visible || !first || m_plotsDock->isFloating()) return;
     first = false;
     resizeDocks({td, m_plotsDock}, {width() * 2 / 5, width() * 3 / 5}, Qt::Horizontal);
+    // and the bottom a little taller: at 1280 x 800 the plot was 488 x 271, too small to read
+    resizeDocks({m_plotsDock}, {std::max(m_plotsDock->height(), height() * 2 / 5)}, Qt::Vertical);
   });
   connect(m_plots, &PlotDock::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   // recorded events land on the playhead's frame
@@ -297,7 +299,7 @@ void MainWindow::buildActions() {
     return a;
   };
   render::ViewOptions& vo = m_viewport->viewOptions();
-  QAction* debug = toggle(tr("&Debug draw (off: animation mode)"), &vo.debugDraw, QKeySequence(Qt::Key_D));
+  QAction* debug = toggle(tr("&Debug overlay: forces, control points, lines"), &vo.debugDraw, QKeySequence(Qt::Key_D));
   debug->setObjectName(QStringLiteral("debugDraw"));
   toggle(tr("Constraint f&orces"), &vo.constraintForces);
   toggle(tr("&External forces"), &vo.externalForces);
@@ -486,6 +488,7 @@ void MainWindow::follow(const Selection& s) {
 void MainWindow::play() {
   m_sim->play();
   m_playAction->setChecked(true);
+  if (statusBar()->currentMessage().startsWith(QLatin1String("Paused at the scene's duration"))) statusBar()->clearMessage();
 }
 
 void MainWindow::pause() {
@@ -668,19 +671,25 @@ void MainWindow::showStabilityWarnings() {
   // in a box that does not block the window, and in the status bar
   const std::vector<core::StabilityWarning> warnings = core::stabilityWarnings(m_doc.scene());
   if (warnings.empty()) return;
-  int diverging = 0;
+  int diverging = 0, shape = 0;
   QString list;
   for (const core::StabilityWarning& w : warnings) {
     const bool d = w.severity == core::StabilitySeverity::Diverges;
     diverging += d ? 1 : 0;
+    shape += w.geometric ? 1 : 0;
     list += (d ? tr("• Diverges: %1\n") : tr("• Warning: %1\n")).arg(QString::fromStdString(w.message));
   }
   const QString name = m_doc.displayName();
+  // (a chain drawn straight, which blows up at once, was introduced as a scene that "runs, but
+  // not as its values say", with examples that did not apply: a helper's finding)
   const QString head =
       diverging ? tr("%1 has values its integrator cannot step stably: playing it will blow up. Fix them in the "
                      "Properties dock (the scene is loaded as it is).").arg(name)
+      : shape   ? tr("%1 has a shape that no setting makes work (a chain out of its reach, drawn straight, or "
+                     "with almost no slack; a drive its links cannot follow): it may blow up. Each warning says "
+                     "what to change (the scene is loaded as it is).").arg(name)
                 : tr("%1 runs, but not as its values say (too coarse for its time step, a body held in a "
-                     "plane, a drive its links cannot follow...): each warning names the value and the fix.").arg(name);
+                     "plane...): each warning names the value and the fix.").arg(name);
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Stability warnings"), head, QMessageBox::Ok, this);
   box->setObjectName(QStringLiteral("stabilityBox"));
   box->setAttribute(Qt::WA_DeleteOnClose);

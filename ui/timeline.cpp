@@ -172,6 +172,13 @@ void TimelineView::rebuild() {
   m_labelWanted = 0;
   for (const Lane& l : m_lanes) m_labelWanted = std::max(m_labelWanted, fontMetrics().horizontalAdvance(laneLabel(l)) + 16);
   setMinimumHeight(kRuler + std::max<int>(3, int(m_lanes.size())) * kLane);
+  // the duration set anew is the range asked for: the ruler fits it, shorter too (it stayed at
+  // 12.5 s, an event's old time, when a helper set 6 s)
+  if (s.settings.duration != m_duration) {
+    m_duration = s.settings.duration;
+    m_fitEnd = 0.0;
+    m_userZoom = false;
+  }
   if (!m_userZoom) fit();
 }
 
@@ -481,6 +488,7 @@ bool TimelineView::addEvent(EventAction action, const std::string& target, const
     return false;
   }
   m_selEvents = {int(m_doc.scene().events.size()) - 1};
+  emit eventPicked(*m_selEvents.begin());  // (the inspector showed the event selected before)
   emit message(what);
   return true;
 }

@@ -112,6 +112,7 @@ class TimelineView : public QWidget {
   double m_t0 = -0.2, m_pxPerSecond = 100.0;
   bool m_userZoom = false;
   double m_fitEnd = 0.0;        // the fitted range's end: it only grows (no jumps after edits)
+  double m_duration = -1.0;     // the scene's duration rebuild() last saw (a new one refits)
   int m_labelWanted = 0;        // the longest lane label, px
   double m_followed = -1.0;     // the playhead time followPlayhead() last saw
   std::optional<QPoint> m_tip;  // where the shown tooltip was asked for

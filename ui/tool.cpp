@@ -28,12 +28,11 @@ bool ToolContext::push(std::unique_ptr<SceneCommand> command) const {
 
 bool ToolContext::workPlane(double px, double py, Vec3& out) const {
   if (!camera.hitWorkPlane(camera.ray(px, py), out)) return false;
-  if (snapToGrid) {
-    const Vec3 n = camera.workPlaneNormal();
-    const double step = camera.gridStep();
-    for (int i = 0; i < 3; ++i)
-      if (n(i) == 0.0) out(i) = std::round(out(i) / step) * step;
-  }
+  const Vec3 n = camera.workPlaneNormal();
+  const double step = camera.gridStep();
+  for (int i = 0; i < 3; ++i)
+    if (n(i) != 0.0) out(i) = camera.target()(i);  // on the plane exactly (the hit's was off by 3e-16)
+    else if (snapToGrid) out(i) = std::round(out(i) / step) * step;
   return true;
 }
 

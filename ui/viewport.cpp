@@ -426,13 +426,22 @@ void ViewportWidget::paintOverlay(QPainter& p) {
     p.drawRect(at);
     p.drawText(at.adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::TextWordWrap, m_hoverText);
   }
+  m_messageBox = QRectF();
   if (m_shown && !m_shown->message.empty()) {
     // the whole message, wrapped, on a pale box (a divergence's runs to five lines with its cause
-    // and its fixes: a 40 px strip cut it after two)
-    const QString text = QString::fromStdString(m_shown->message);
+    // and its fixes: a 40 px strip cut it after two); a click folds it to its first clause (it
+    // hid the model under it, and nothing but Reset took it away)
+    if (m_shown->message != m_messageShown) {
+      m_messageShown = m_shown->message;
+      m_messageFolded = false;
+    }
+    QString text = QString::fromStdString(m_shown->message);
+    if (m_messageFolded) text = text.section(QStringLiteral(": "), 0, 0) + tr(" … (click to read all)");
+    else text += tr(" (click to fold)");
     const QRectF room(10, 24, std::max(100, width() - 20), std::max(40, height() - 48));
     const QRectF box = p.boundingRect(room, Qt::AlignLeft | Qt::TextWordWrap, text).intersected(room);
-    p.fillRect(box.adjusted(-4, -3, 4, 3), QColor(255, 245, 245, 225));
+    m_messageBox = box.adjusted(-4, -3, 4, 3);
+    p.fillRect(m_messageBox, QColor(255, 245, 245, 225));
     p.setPen(QColor(170, 20, 20));
     p.drawText(box, Qt::AlignLeft | Qt::TextWordWrap, text);
   }
@@ -499,6 +508,12 @@ void ViewportWidget::updateHover(double px, double py) {
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   m_lastMouse = e->position();
+  // a click on the simulation's message folds it to its first line, or unfolds it
+  if (e->button() == Qt::LeftButton && m_messageBox.contains(e->position())) {
+    m_messageFolded = !m_messageFolded;
+    update();
+    return;
+  }
   const bool orbitMod = e->modifiers() & Qt::AltModifier;
   if (e->button() == Qt::LeftButton && !orbitMod) {
     m_toolButton = true;
@@ -535,7 +550,10 @@ void ViewportWidget::setSnapToGrid(bool on) {
 QString ViewportWidget::cursorText() const {
   if (!m_cursor) return {};
   const int decimals = std::clamp(1 - int(std::floor(std::log10(m_camera.gridStep()))), 0, 6);
-  auto f = [&](double v) { return QString::number(std::abs(v) < 1e-12 ? 0.0 : v, 'f', decimals); };
+  auto f = [&](double v) {  // (no "-0.00")
+    const QString s = QString::number(v, 'f', decimals);
+    return s.toDouble() == 0.0 ? QString::number(0.0, 'f', decimals) : s;
+  };
   return QStringLiteral("x %1  y %2  z %3 m%4")
       .arg(f(m_cursor->x()), f(m_cursor->y()), f(m_cursor->z()), snapToGrid() ? tr("  (snap)") : QString());
 }

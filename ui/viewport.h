@@ -85,6 +85,8 @@ class ViewportWidget : public QOpenGLWidget {
   bool snapToGrid() const { return m_tools.context().snapToGrid; }
   // the readout in the corner: where the cursor points (x, y, z), "" when it is off the viewport
   QString cursorText() const;
+  // where the simulation's message (a divergence) was last drawn; a click there folds it
+  QRectF messageBox() const { return m_messageBox; }
 
  signals:
   void selected(const Selection& s);
@@ -135,6 +137,10 @@ class ViewportWidget : public QOpenGLWidget {
   bool m_toolButton = false;
   QString m_hoverText;
   std::optional<core::Vec3> m_cursor;  // cursorText's point
+  // the simulation's message as last drawn, where, and folded to its first clause (a click)
+  std::string m_messageShown;
+  QRectF m_messageBox;
+  bool m_messageFolded = false;
   int m_hoverConstraint = -1;  // the constraint whose arrow or line is under the cursor
   QPointF m_hoverAt;
   long m_frameRevision = -1;

@@ -136,6 +136,9 @@ struct Walk {
   }
 };
 
+// a spring's coil: a lead at each end, 16 strokes of zig-zag and the one back to its axis
+constexpr size_t kCoilLines = 19;
+
 render::ViewOptions noGrid() {
   render::ViewOptions v;
   v.grid = false;
@@ -253,11 +256,36 @@ TEST(SceneWalk, GuidesComeFromTheConstraintTypeTable) {
   EXPECT_EQ(guides, 2);  // the point-on-line's line and the hinge's axis
   // the hinge's axis as the ball holds it (turned to -y), not as its file says (z)
   EXPECT_EQ(Recorder::count(w.out.lines, [](const auto& l) { return (l.b - l.a).normalized().isApprox(Vec3(0, -1, 0)); }), 1);
-  // each constraint's line between its two points, a spring's between its ends, nothing else
-  EXPECT_EQ(w.out.lines.size(), 3u + 2u + 1u);
+  // each constraint's line between its two points, a spring's coil between its ends, nothing else
+  EXPECT_EQ(w.out.lines.size(), 3u + 2u + kCoilLines);
   render::ViewOptions v = noGrid();
   v.deviationLines = false;
-  EXPECT_EQ(Walk(s, v).out.lines.size(), 1u);  // the spring
+  EXPECT_EQ(Walk(s, v).out.lines.size(), kCoilLines);  // the spring
+}
+
+// A spring is a coil from end to end, 10 px wide across the line of sight (a plain line lay hidden
+// under the grid's lines where snapping put it: two helpers did not find their springs).
+TEST(SceneWalk, ASpringIsACoilBetweenItsEnds) {
+  const core::Snapshot s = smallScene();  // (its spring: (0, 0, 1) to (1, 0, 1), seen from -y)
+  const Walk w(s, noGrid());
+  std::vector<Recorder::Line> coil;
+  for (const auto& l : w.out.lines)
+    if (same(l.color, {0.15f, 0.45f, 0.15f, 1})) coil.push_back(l);
+  ASSERT_EQ(coil.size(), kCoilLines);
+  EXPECT_TRUE(coil.front().a.isApprox(Vec3(0, 0, 1)));
+  EXPECT_TRUE(coil.back().b.isApprox(Vec3(1, 0, 1)));
+  const double px = frontCamera().pixelSize(Vec3(0.5, 0, 1));
+  double widest = 0;
+  for (size_t k = 0; k + 1 < coil.size(); ++k) {
+    EXPECT_TRUE(coil[k].b.isApprox(coil[k + 1].a));      // one stroke
+    EXPECT_NEAR(coil[k].b.y(), 0.0, 1e-12);             // across the line of sight: in the view's plane
+    widest = std::max(widest, std::abs(coil[k].b.z() - 1.0));
+  }
+  EXPECT_NEAR(widest, 5 * px, 1e-9);
+  // in animation mode too: part of the model
+  render::ViewOptions v = noGrid();
+  v.debugDraw = false;
+  EXPECT_EQ(Walk(s, v).out.lines.size(), kCoilLines);
 }
 
 TEST(SceneWalk, NothingDebugWithoutDebugDraw) {
@@ -267,13 +295,13 @@ TEST(SceneWalk, NothingDebugWithoutDebugDraw) {
   const Walk w(s, v);
   EXPECT_EQ(w.out.shapes.size(), 2u);
   EXPECT_TRUE(w.out.arrows.empty());
-  EXPECT_TRUE(w.out.lines.empty());
+  EXPECT_EQ(w.out.lines.size(), kCoilLines);  // (the spring: part of the model)
   EXPECT_TRUE(w.out.dots.empty());
-  EXPECT_TRUE(w.drawn.segments.empty());
+  EXPECT_EQ(w.drawn.segments.size(), 1u);
   EXPECT_FALSE(w.drawn.arrowScale.forces || w.drawn.arrowScale.torques);
   EXPECT_EQ(w.out.gizmos, 1);  // the gizmo and the grid show in every mode
   v.grid = true;
-  EXPECT_EQ(Walk(s, v).out.lines.size(), 2u * 41u);
+  EXPECT_EQ(Walk(s, v).out.lines.size(), 2u * 41u + kCoilLines);
 }
 
 TEST(SceneWalk, HighlightsAreColoured) {
