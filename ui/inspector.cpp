@@ -586,6 +586,25 @@ void Inspector::buildBody(const core::BodyDef& b) {
   addBool(tr("Exists at start"), b.active, [=](Scene& s, bool v) { body(s).active = v; },
           {Timed::Kind::Exists, name, {}});
   addVec3(tr("Position"), QStringLiteral("m"), b.position, [=](Scene& s, const Vec3& v) { body(s).position = v; });
+  if (b.shape == core::Shape::Rod) {
+    // A rod's ends, as the file's "ends" and the Rod tool give them: one moved, the other stays
+    // (its length, centre and axis follow; the turn from the old axis to the new one keeps its
+    // roll). A helper could only set the centre, and Length stretched it about its centre off
+    // the nail its end was on.
+    auto end = [](const core::BodyDef& r, double side) {
+      return Vec3(r.position + side * 0.5 * r.length * (r.orientation * Vec3::UnitZ()));
+    };
+    auto moveEnd = [=](Scene& s, const Vec3& v, double side) {
+      core::BodyDef& r = body(s);
+      const Vec3 stays = end(r, -side), from = (end(r, side) - stays).normalized(), to = v - stays;
+      if (!(to.norm() > 0.0)) return;  // (both ends at one point: left as it was)
+      r.orientation = (core::Quat::FromTwoVectors(side * from, side * to) * r.orientation).normalized();
+      r.length = to.norm();
+      r.position = 0.5 * (stays + v);
+    };
+    addVec3(tr("End 1"), QStringLiteral("m"), end(b, -1.0), [=](Scene& s, const Vec3& v) { moveEnd(s, v, -1.0); });
+    addVec3(tr("End 2"), QStringLiteral("m"), end(b, 1.0), [=](Scene& s, const Vec3& v) { moveEnd(s, v, 1.0); });
+  }
   addVec3(tr("Rotation (roll, pitch, yaw)"), QStringLiteral("°"), toEulerDeg(b.orientation),
           [=](Scene& s, const Vec3& v) { body(s).orientation = fromEulerDeg(v); });
   addVec3(tr("Velocity"), QStringLiteral("m/s"), b.velocity, [=](Scene& s, const Vec3& v) { body(s).velocity = v; });

@@ -832,7 +832,7 @@ class GuiTest : public QObject {
   // Two helpers read a horizontal rod's rotation as (121.95, 90, 121.95) and (105.3, 90, 105.3):
   // Eigen's Euler angles at gimbal lock, with round-off. It reads (0, 90, 0); a rod turned 30
   // degrees about z from there reads (0, 90, 30); a field typed comes back as typed.
-  void aLyingRodsRotationReadsPlainly() {
+  void aRodsRotationAndEndsReadPlainly() {
     ui::MainWindow w;
     QVERIFY(ready(w));
     QVERIFY(w.document().edit("rods", [](core::Scene& s) {
@@ -863,6 +863,22 @@ class GuiTest : public QObject {
     QTRY_VERIFY2((rotation() - Vec3(0, 90, 30)).norm() < 1e-6, qPrintable(QString("%1 %2 %3").arg(rotation().x()).arg(rotation().y()).arg(rotation().z())));
     QVERIFY(typeInto(w, "Rotation (roll, pitch, yaw).y", "45"));
     QTRY_VERIFY2((rotation() - Vec3(0, 45, 30)).norm() < 1e-6, qPrintable(QString("%1 %2 %3").arg(rotation().x()).arg(rotation().y()).arg(rotation().z())));
+    // a rod's ends are fields: End 2 moved, End 1 stays where it was (on its nail), the length
+    // follows (a helper could set only the centre, and Length stretched it about the centre)
+    w.select({ui::Selection::Kind::Body, "lying"});
+    QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("End 2.z"));
+    QVERIFY(typeInto(w, "End 2.z", "0"));
+    const core::BodyDef& lying = w.document().scene().bodies[0];
+    const Vec3 axis = lying.orientation * Vec3::UnitZ();
+    const Vec3 end1 = lying.position - 0.5 * lying.length * axis, end2 = lying.position + 0.5 * lying.length * axis;
+    QVERIFY2((end1 - Vec3(-0.5, 0, 1)).norm() < 1e-9, qPrintable(QString("%1 %2 %3").arg(end1.x()).arg(end1.y()).arg(end1.z())));
+    QVERIFY2((end2 - Vec3(0.5, 0, 0)).norm() < 1e-9, qPrintable(QString("%1 %2 %3").arg(end2.x()).arg(end2.y()).arg(end2.z())));
+    QVERIFY(std::abs(lying.length - std::sqrt(2.0)) < 1e-12);
+    QVERIFY(typeInto(w, "End 1.x", "0.5"));  // End 1 moved: End 2 stays, the rod stands up, 1 m long
+    const core::BodyDef& up = w.document().scene().bodies[0];
+    QVERIFY(std::abs(up.length - 1.0) < 1e-12);
+    QVERIFY((up.position + 0.5 * up.length * (up.orientation * Vec3::UnitZ()) - Vec3(0.5, 0, 0)).norm() < 1e-9);
+    QVERIFY((up.position - Vec3(0.5, 0, 0.5)).norm() < 1e-9);
     w.document().undoStack()->setClean();
   }
 
