@@ -211,8 +211,6 @@ void MainWindow::buildDocks() {
     if (!visible || !first || m_plotsDock->isFloating()) return;
     first = false;
     resizeDocks({td, m_plotsDock}, {width() * 2 / 5, width() * 3 / 5}, Qt::Horizontal);
-    // and the bottom a little taller: at 1280 x 800 the plot was 488 x 271, too small to read
-    resizeDocks({m_plotsDock}, {std::max(m_plotsDock->height(), height() * 2 / 5)}, Qt::Vertical);
   });
   connect(m_plots, &PlotDock::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   // recorded events land on the playhead's frame
