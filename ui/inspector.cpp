@@ -157,6 +157,9 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   auto* scroll = new QScrollArea(this);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  // (its scroll bar always there: appearing when a refusal's message shortened the form's room,
+  // it narrowed the form, wrapped labels grew, and the fields moved under the cursor)
+  scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
   m_form = new QWidget;
   m_layout = new QFormLayout(m_form);
   m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
