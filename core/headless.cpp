@@ -276,11 +276,8 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
         const std::string& n = model->constraintNames[size_t(j)];
         auto e = named(n);
         if (e == out.conflicting.end()) e = out.conflicting.insert(e, {n});
-        // the part's unit (core/constraint_type.h, DeviationPart): metres or a turn
-        const int def = model->constraintDef[size_t(j)];
-        const auto& parts = scene.constraints[size_t(def)].type().deviations;
-        const size_t part = size_t(j - model->constraintParts[size_t(def)].first);
-        double& d = part < parts.size() && std::string(parts[part].unit) == "rad" ? e->tilt : e->distance;
+        // the part's unit (Model::constraintUnit): metres or a turn
+        double& d = std::string(model->constraintUnit[size_t(j)]) == "rad" ? e->tilt : e->distance;
         d = std::max(d, dev[size_t(j)]);
       }
       // (the moving bodies: a fixed body, the world, is shared by everything nailed to it)
