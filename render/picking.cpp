@@ -164,36 +164,41 @@ Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py,
   return {};
 }
 
-Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius, int avoid) {
-  Hit h;
-  h.distance = radius;
-  double bestDepth = kInf, bestOff = kInf;
+std::vector<Hit> controlPointsWithin(const core::Snapshot& s, const Camera& c, double px, double py, double radius) {
+  std::vector<Hit> out;
   for (size_t i = 0; i < s.bodies.size() && i < s.geometry->bodies.size(); ++i) {
     if (!s.bodies[i].active) continue;
     const auto& pts = s.geometry->bodies[i].points;
     for (size_t k = 0; k < pts.size(); ++k) {
       const Vec3 w = core::worldPoint(s.bodies[i], pts[k].local);
       const double dist = screenDistance(c, w, px, py);
-      const double depth = (w - c.eye()).norm(), off = pts[k].local.norm();
-      // the nearest on screen; among coincident ones a point not on `avoid` (two rods drawn end
-      // to end: the second's end could not be clicked to join it to the first's), then of one
-      // body the nearest its centre (in the front view a ball's front pole hid its centre: a
-      // spring a user hooked to the middle of the ball pulled at its front, turning it out of the
-      // picture), of others the nearest the eye
-      const bool sameBody = h.kind == Hit::Kind::ControlPoint && h.index == int(i);
-      const bool bestAvoided = h.kind == Hit::Kind::ControlPoint && h.index == avoid;
-      const bool closer = bestAvoided != (int(i) == avoid) ? bestAvoided
-                          : sameBody                        ? off < bestOff - 1e-12
-                                                            : depth < bestDepth;
-      if (dist < h.distance - 0.5 || (dist <= h.distance + 0.5 && dist <= radius && closer)) {
-        h.kind = Hit::Kind::ControlPoint;
-        h.index = int(i);
-        h.point = int(k);
-        h.distance = dist;
-        h.position = w;
-        bestDepth = depth;
-        bestOff = off;
-      }
+      if (dist <= radius) out.push_back({Hit::Kind::ControlPoint, int(i), int(k), w, dist});
+    }
+  }
+  return out;
+}
+
+Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius, int avoid) {
+  Hit h;
+  h.distance = radius;
+  double bestDepth = kInf, bestOff = kInf;
+  for (const Hit& p : controlPointsWithin(s, c, px, py, radius)) {
+    const double depth = (p.position - c.eye()).norm();
+    const double off = s.geometry->bodies[size_t(p.index)].points[size_t(p.point)].local.norm();
+    // the nearest on screen; among coincident ones a point not on `avoid` (two rods drawn end
+    // to end: the second's end could not be clicked to join it to the first's), then of one
+    // body the nearest its centre (in the front view a ball's front pole hid its centre: a
+    // spring a user hooked to the middle of the ball pulled at its front, turning it out of the
+    // picture), of others the nearest the eye
+    const bool sameBody = h.kind == Hit::Kind::ControlPoint && h.index == p.index;
+    const bool bestAvoided = h.kind == Hit::Kind::ControlPoint && h.index == avoid;
+    const bool closer = bestAvoided != (p.index == avoid) ? bestAvoided
+                        : sameBody                         ? off < bestOff - 1e-12
+                                                           : depth < bestDepth;
+    if (p.distance < h.distance - 0.5 || (p.distance <= h.distance + 0.5 && closer)) {
+      h = p;
+      bestDepth = depth;
+      bestOff = off;
     }
   }
   return h;

@@ -36,6 +36,9 @@ Hit pickBodyNear(const core::Snapshot& s, const Camera& c, double px, double py,
 // The nearest control point within radius pixels of (px, py). Among points on one spot, one not
 // on body `avoid` (a constraint's second click: the first's body) wins.
 Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double py, double radius, int avoid = -1);
+// Every control point within radius pixels of (px, py), in no order (a spot where several meet:
+// a tool's Tab steps through them).
+std::vector<Hit> controlPointsWithin(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest nail within radius pixels.
 Hit pickNail(const core::Snapshot& s, const Camera& c, double px, double py, double radius);
 // The nearest keyframe handle of a spline path within radius pixels (index = path).

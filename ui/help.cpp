@@ -29,6 +29,10 @@ QDialog* helpWindow(QWidget* window, const char* objectName, const QString& titl
   layout->addWidget(buttons);
   d->resize(640, 560);
   d->show();
+  // take the keyboard, so Esc closes it at once (without a window manager, as under Xvfb, a new
+  // window is not given the focus: Esc went to the main window)
+  d->raise();
+  d->activateWindow();
   return d;
 }
 
@@ -112,6 +116,7 @@ void showKeyboardShortcuts(QWidget* window) {
       {QObject::tr("Middle-drag, Shift+right-drag"), QObject::tr("Pan the view")},
       {QObject::tr("Wheel"), QObject::tr("Zoom")},
       {QObject::tr("Esc"), QObject::tr("Cancel a tool's first click or a drag")},
+      {QObject::tr("Tab, Shift+Tab"), QObject::tr("Step through the control points and nails on one spot under the cursor")},
   };
   for (const auto& [keys, what] : mouse) {
     const int row = table->rowCount();

@@ -1,5 +1,7 @@
 #include "ui/tool.h"
 
+#include <algorithm>
+
 #include "core/stability.h"
 
 namespace tether::ui {
@@ -44,23 +46,46 @@ Target ToolContext::targetAt(const core::Snapshot& snap, double px, double py, b
   // within a pixel and a half on screen the two are at one spot, as far as a click can tell
   const bool nailWins = nail && (!point || (secondClick && nail.distance <= point.distance + 1.5) ||
                                  nail.distance < point.distance - 1.5);
-  if (point && !nailWins) {
-    const core::BodyGeometry& b = snap.geometry->bodies[size_t(point.index)];
-    t.kind = Target::Kind::Point;
-    t.ref.kind = PointRef::Kind::BodyPoint;
-    t.ref.body = b.name;
-    t.ref.point = b.points[size_t(point.point)].name;
-    t.position = point.position;
-    t.body = point.index;
-    t.point = point.point;
-    t.local = b.points[size_t(point.point)].local;
-    return t;
-  }
-  if (nail) {
-    t.kind = Target::Kind::Nail;
-    t.ref.kind = PointRef::Kind::Nail;
-    t.ref.target = snap.geometry->nails[size_t(nail.index)].name;
-    t.position = nail.position;
+  auto pointTarget = [&](const render::Hit& h) {
+    const core::BodyGeometry& b = snap.geometry->bodies[size_t(h.index)];
+    Target p;
+    p.kind = Target::Kind::Point;
+    p.ref.kind = PointRef::Kind::BodyPoint;
+    p.ref.body = b.name;
+    p.ref.point = b.points[size_t(h.point)].name;
+    p.position = h.position;
+    p.body = h.index;
+    p.point = h.point;
+    p.local = b.points[size_t(h.point)].local;
+    return p;
+  };
+  auto nailTarget = [&](const render::Hit& h) {
+    Target n;
+    n.kind = Target::Kind::Nail;
+    n.ref.kind = PointRef::Kind::Nail;
+    n.ref.target = snap.geometry->nails[size_t(h.index)].name;
+    n.position = h.position;
+    return n;
+  };
+  if (point || nail) {
+    // the one a click takes unasked, then the others on its spot (a joint's two ends, a pinned end
+    // and its nail, a ball's centre behind its pole), nearest the eye first: Tab steps to them
+    const render::Hit& first = point && !nailWins ? point : nail;
+    std::vector<Target> here{first.kind == render::Hit::Kind::Nail ? nailTarget(first) : pointTarget(first)};
+    const double spot = std::min(first.distance + 1.5, kPickRadius);
+    std::vector<std::pair<double, Target>> others;
+    for (const render::Hit& h : render::controlPointsWithin(snap, camera, px, py, spot))
+      if (first.kind == render::Hit::Kind::Nail || h.index != first.index || h.point != first.point)
+        others.push_back({(h.position - camera.eye()).norm(), pointTarget(h)});
+    if (first.kind != render::Hit::Kind::Nail && nail && nail.distance <= spot)
+      others.push_back({(nail.position - camera.eye()).norm(), nailTarget(nail)});
+    std::stable_sort(others.begin(), others.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& o : others) here.push_back(std::move(o.second));
+    const int n = int(here.size());
+    const int k = cycleHolds(px, py) ? ((pickCycle % n) + n) % n : 0;
+    t = std::move(here[size_t(k)]);
+    t.choice = k;
+    t.choices = n;
     return t;
   }
   if (const render::Hit h = render::pickPathPoint(snap, camera, px, py, kPickRadius)) {
@@ -134,6 +159,7 @@ void Tool::hoverTarget(const core::Snapshot& snap, double px, double py, bool se
     case Target::Kind::None:
     case Target::Kind::Space: break;
   }
+  if (m_hover.choices > 1) m_hoverName += QStringLiteral("  [Tab: %1 of %2 here]").arg(m_hover.choice + 1).arg(m_hover.choices);
 }
 
 void Tool::decorate(render::Highlight& hl) const {

@@ -6,6 +6,7 @@
 
 #include <QKeySequence>
 #include <QString>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -45,6 +46,9 @@ struct Target {
   int body = -1;                             // Point: snapshot body index
   int point = -1;                            // Point: index into the body's geometry points
   core::Vec3 local = core::Vec3::Zero();     // Point: body coordinates
+  // Point or Nail: how many points and nails are on this spot of the screen, and which of them
+  // this is (0: the one a click takes unasked; Tab steps to the others)
+  int choice = 0, choices = 1;
 };
 
 // What the tools share: the document they edit, the simulation, the camera, picking, and the
@@ -82,7 +86,13 @@ struct ToolContext {
   // its nail): the first click takes the point (it must be a body's), a second click the nail.
   // secondClick: a constraint's second click; avoid: the body of its first point (a point of
   // another body on the same spot wins)
+  // Where several are on one spot (within a pixel and a half of the nearest), Tab steps through
+  // them: pickCycle, counted while the cursor stays within 3 px of where Tab was pressed
+  // (cycleX, cycleY); 0 takes the one the rules above pick.
   Target targetAt(const core::Snapshot& snap, double px, double py, bool secondClick, int avoid = -1) const;
+  int pickCycle = 0;
+  double cycleX = 0, cycleY = 0;
+  bool cycleHolds(double px, double py) const { return std::hypot(px - cycleX, py - cycleY) <= 3.0; }
   // A target as core's constraint types see it.
   static core::ConstraintClick toClick(const core::Snapshot& snap, const Target& t);
 };
@@ -112,6 +122,8 @@ class Tool {
   virtual QString prompt() const = 0;
   // What is under the cursor, for people ("nail \"pivot\""); empty if nothing.
   const QString& hover() const { return m_hoverName; }
+  // How many points and nails share the spot under the cursor (Tab steps through them).
+  int hoverChoices() const { return m_hover.choices; }
   // Where the cursor points, if the tool knows: a control point, a nail, the spot on the work plane.
   std::optional<core::Vec3> hoverPoint() const {
     if (m_hover.kind == Target::Kind::None) return std::nullopt;

@@ -727,6 +727,24 @@ bool ToolController::setTool(const QString& id) {
 void ToolController::press(const core::Snapshot& snap, double px, double py) {
   m_ctx.doc.closeMerge();
   m_tool->press(snap, px, py);
+  m_ctx.pickCycle = 0;  // (a constraint's second click on the same spot starts from its own rule)
+}
+
+void ToolController::move(const core::Snapshot& snap, double px, double py, bool buttonDown) {
+  if (m_ctx.pickCycle != 0 && !m_ctx.cycleHolds(px, py)) m_ctx.pickCycle = 0;
+  m_tool->move(snap, px, py, buttonDown);
+}
+
+bool ToolController::cycle(const core::Snapshot& snap, double px, double py, bool forward) {
+  if (m_tool->hoverChoices() < 2) return false;
+  if (m_ctx.pickCycle == 0 || !m_ctx.cycleHolds(px, py)) {
+    m_ctx.pickCycle = 0;
+    m_ctx.cycleX = px;
+    m_ctx.cycleY = py;
+  }
+  m_ctx.pickCycle += forward ? 1 : -1;
+  m_tool->move(snap, px, py, false);
+  return true;
 }
 
 QString ToolController::prompt() const { return m_tool->name() + QStringLiteral(" — ") + m_tool->prompt(); }

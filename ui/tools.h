@@ -34,7 +34,7 @@ class ToolController {
 
   // mouse, in widget pixels; snap is the snapshot being shown
   void press(const core::Snapshot& snap, double px, double py);
-  void move(const core::Snapshot& snap, double px, double py, bool buttonDown) { m_tool->move(snap, px, py, buttonDown); }
+  void move(const core::Snapshot& snap, double px, double py, bool buttonDown);
   void release(const core::Snapshot& snap, double px, double py) { m_tool->release(snap, px, py); }
 
   // The status bar's prompt: the tool and what its next click takes
@@ -42,6 +42,9 @@ class ToolController {
   QString prompt() const;
   // What is under the cursor ("Under the cursor: nail \"pivot\""), empty if nothing.
   QString hover() const;
+  // Tab (forward) or Shift+Tab: where several points or nails share the spot under the cursor,
+  // the next (or previous) of them is the one hovered and clicked. False if there is no choice.
+  bool cycle(const core::Snapshot& snap, double px, double py, bool forward);
   // The cursor's place for the viewport's readout: what the tool hovers, else the work plane's
   // spot under (px, py) (snapped as placing would be); none if the ray misses the plane.
   std::optional<core::Vec3> cursorPoint(double px, double py) const;

@@ -583,6 +583,17 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
   QOpenGLWidget::keyPressEvent(e);
 }
 
+// Tab and Shift+Tab step through the points and nails on one spot under the cursor (the status
+// bar says "Tab: 1 of 2 here"); elsewhere they move the keyboard focus as in any window.
+bool ViewportWidget::focusNextPrevChild(bool next) {
+  if (m_tools.cycle(*m_shown, m_lastMouse.x(), m_lastMouse.y(), next)) {
+    refreshPrompt();
+    update();
+    return true;
+  }
+  return QOpenGLWidget::focusNextPrevChild(next);
+}
+
 void ViewportWidget::refreshPrompt() {
   const QString p = m_tools.prompt();
   if (p != m_prompt) emit promptChanged(m_prompt = p);

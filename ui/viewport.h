@@ -104,6 +104,7 @@ class ViewportWidget : public QOpenGLWidget {
   void mouseReleaseEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
+  bool focusNextPrevChild(bool next) override;
   void leaveEvent(QEvent* e) override;
 
  private:

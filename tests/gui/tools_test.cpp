@@ -589,21 +589,27 @@ class ToolsTest : public QObject {
     QVERIFY(shown->mapTo(&w, QPoint(shown->width(), 0)).x() <= w.width());
   }
 
+  // Two rods drawn end to end, meeting at `shared`, seen from the front, the point-to-point tool chosen.
+  static bool twoRodsEndToEnd(ui::MainWindow& w, const Vec3& shared) {
+    if (!ready(w)) return false;
+    if (!w.document().edit("two rods", [&](core::Scene& s) {
+          s.bodies.push_back(rodBetween("left", Vec3(-0.6, 0, 1.2), shared));
+          s.bodies.push_back(rodBetween("right", shared, Vec3(0.9, 0, 1.3)));
+        }))
+      return false;
+    if (!waitForSnapshot(w)) return false;
+    frontView(w.viewport());
+    return w.setTool(core::PointToPointDef::type());
+  }
+
   // A helper building a rope bridge (session 57): two rods drawn end to end share a point on the
   // screen, and both clicks of a point-to-point took the first rod's end ("is on the same body"),
   // so touching rods could not be joined. The second click takes the other body's point there.
   void rodsDrawnEndToEndAreJoinedByTwoClicksOnTheirSharedEnd() {
     ui::MainWindow w;
-    QVERIFY(ready(w));
     ui::ViewportWidget* v = w.viewport();
     const Vec3 shared(0.2, 0, 1.0);
-    QVERIFY(w.document().edit("two rods", [&](core::Scene& s) {
-      s.bodies.push_back(rodBetween("left", Vec3(-0.6, 0, 1.2), shared));
-      s.bodies.push_back(rodBetween("right", shared, Vec3(0.9, 0, 1.3)));
-    }));
-    QVERIFY(waitForSnapshot(w));
-    frontView(v);
-    QVERIFY(w.setTool(core::PointToPointDef::type()));
+    QVERIFY(twoRodsEndToEnd(w, shared));
     const QPoint at = pixel(v, shared);
     QTest::mouseMove(v, at);
     QTRY_VERIFY2(underCursor(w).contains("control point left.end2"), qPrintable(underCursor(w)));
@@ -617,6 +623,46 @@ class ToolsTest : public QObject {
     QVERIFY(joint);
     QCOMPARE(QString::fromStdString(core::pointRefToString(joint->a)), QString("left.end2"));
     QCOMPARE(QString::fromStdString(core::pointRefToString(joint->b)), QString("right.end1"));
+    w.document().undoStack()->setClean();
+  }
+
+  // A helper (session 58): where control points and nails lie on one spot of the screen, a click
+  // takes the one the rules pick, and the others could not be clicked at all. Tab steps through
+  // them (Shift+Tab back), the status bar says which of how many, and the click takes it.
+  void tabStepsThroughThePointsOnOneSpot() {
+    ui::MainWindow w;
+    ui::ViewportWidget* v = w.viewport();
+    const Vec3 shared(0.2, 0, 1.0);
+    QVERIFY(twoRodsEndToEnd(w, shared));
+    v->setFocus();
+    const QPoint at = pixel(v, shared);
+    QTest::mouseMove(v, at);
+    QTRY_VERIFY2(underCursor(w).contains("control point left.end2") && underCursor(w).contains("Tab: 1 of 2 here"),
+                 qPrintable(underCursor(w)));
+    QTest::keyClick(v, Qt::Key_Tab);
+    QTRY_VERIFY2(underCursor(w).contains("control point right.end1") && underCursor(w).contains("Tab: 2 of 2 here"),
+                 qPrintable(underCursor(w)));
+    QCOMPARE(w.focusWidget(), static_cast<QWidget*>(v));  // Tab did not move the focus away
+    QTest::keyClick(v, Qt::Key_Backtab, Qt::ShiftModifier);
+    QTRY_VERIFY2(underCursor(w).contains("control point left.end2"), qPrintable(underCursor(w)));
+    QTest::keyClick(v, Qt::Key_Tab);
+    QTRY_VERIFY2(underCursor(w).contains("control point right.end1"), qPrintable(underCursor(w)));
+    QTest::mouseMove(v, at + QPoint(1, 1));  // a hand's tremble keeps the choice
+    QTRY_VERIFY2(underCursor(w).contains("control point right.end1"), qPrintable(underCursor(w)));
+    click(v, at + QPoint(1, 1));  // the first click takes the right rod's end
+    const QPoint far = pixel(v, Vec3(-0.6, 0, 1.2));  // the left rod's other end
+    QTest::mouseMove(v, far);
+    QTRY_VERIFY2(underCursor(w).contains("control point left.end1") && !underCursor(w).contains("Tab"), qPrintable(underCursor(w)));
+    click(v, far);
+    QTRY_COMPARE(int(w.document().scene().constraints.size()), 1);
+    const auto* joint = w.document().scene().constraints[0].params.get<core::PointToPointDef>();
+    QVERIFY(joint);
+    QCOMPARE(QString::fromStdString(core::pointRefToString(joint->a)), QString("right.end1"));
+    QCOMPARE(QString::fromStdString(core::pointRefToString(joint->b)), QString("left.end1"));
+    // moved away and back, the spot starts again from the one the rules pick
+    QTest::mouseMove(v, at + QPoint(30, 30));
+    QTest::mouseMove(v, at);
+    QTRY_VERIFY2(underCursor(w).contains("control point left.end2") && underCursor(w).contains("Tab: 1 of 2"), qPrintable(underCursor(w)));
     w.document().undoStack()->setClean();
   }
 
