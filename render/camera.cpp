@@ -45,6 +45,15 @@ void Camera::pan(double dx, double dy) {
 
 void Camera::zoom(double steps) { m_distance = std::clamp(m_distance * std::pow(0.85, steps), 1e-3, 1e5); }
 
+// The eye E = T - d f (f forward) moves to E' = P + s (E - P), s = d'/d, keeping its orientation:
+// the direction from the eye to P is unchanged, so P stays on its pixel. The target, d' in front
+// of E', is then T' = E' + s d f = P + s (T - P).
+void Camera::zoomAt(double steps, const Vec3& fixed) {
+  const double before = m_distance;
+  zoom(steps);
+  if (fixed.allFinite()) m_target = fixed + (m_distance / before) * (m_target - fixed);
+}
+
 // the box's bounding sphere fits the narrower field of view
 void Camera::frame(const Vec3& lo, const Vec3& hi) {
   const Vec3 c = 0.5 * (lo + hi);

@@ -44,6 +44,9 @@ class Camera {
   void orbit(double dxPixels, double dyPixels);
   void pan(double dxPixels, double dyPixels);
   void zoom(double steps);
+  // zoom keeping the world point `fixed` on the same pixel (the point under the cursor: the wheel
+  // zooms toward what it points at, not the middle of the view)
+  void zoomAt(double steps, const Vec3& fixed);
 
   // fit the box [lo, hi] in view, keeping the direction
   void frame(const Vec3& lo, const Vec3& hi);

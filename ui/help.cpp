@@ -74,7 +74,7 @@ void showQuickStart(QWidget* window) {
       "Right-click the timeline to add an event at that "
       "time: switch a constraint off, change gravity, ...</p>"
       "<h3>5. Look around</h3>"
-      "<p>Right-drag orbits, middle-drag (or Shift+right-drag) pans, the wheel zooms; <b>F</b> frames everything, "
+      "<p>Right-drag orbits, middle-drag (or Shift+right-drag) pans, the wheel zooms toward the cursor; <b>F</b> frames everything, "
       "<b>1</b>–<b>7</b> are the standard views. <b>D</b> switches the debug overlay off for a clean animation.</p>"
       "<h3>6. Keep it</h3>"
       "<p><b>Ctrl+S</b> saves the scene as JSON; <b>tether-cli run</b> plays a saved scene without the window. "
@@ -114,7 +114,7 @@ void showKeyboardShortcuts(QWidget* window) {
   const std::pair<QString, QString> mouse[] = {
       {QObject::tr("Right-drag"), QObject::tr("Orbit the view")},
       {QObject::tr("Middle-drag, Shift+right-drag"), QObject::tr("Pan the view")},
-      {QObject::tr("Wheel"), QObject::tr("Zoom")},
+      {QObject::tr("Wheel"), QObject::tr("Zoom toward what the cursor points at")},
       {QObject::tr("Esc"), QObject::tr("Cancel a tool's first click or a drag")},
       {QObject::tr("Tab, Shift+Tab"), QObject::tr("Step through the control points and nails on one spot under the cursor")},
   };

@@ -185,11 +185,21 @@ void ViewportWidget::frameAll() {
     hi = core::Vec3(1, 1, 1);
   }
   m_camera.frame(lo, hi);
+  viewMovedUnderCursor();
   update();
+}
+
+// The view moved under a cursor that did not: what it hovers and the corner's readout follow.
+void ViewportWidget::viewMovedUnderCursor() {
+  if (!m_cursor || !m_shown) return;  // (the cursor is not over the viewport)
+  m_tools.move(*m_shown, m_lastMouse.x(), m_lastMouse.y(), false);
+  m_cursor = m_tools.cursorPoint(m_lastMouse.x(), m_lastMouse.y());
+  refreshPrompt();
 }
 
 void ViewportWidget::setStandardView(render::StandardView v) {
   m_camera.setView(v);
+  viewMovedUnderCursor();
   update();
 }
 
@@ -568,8 +578,20 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
   update();
 }
 
+// The wheel zooms toward what the cursor points at: a body's surface, a ground plane, else the
+// spot at the target's depth (a helper zoomed in on a plank at the side of a wide view and saw
+// only the floor: the zoom went to the middle of the view).
 void ViewportWidget::wheelEvent(QWheelEvent* e) {
-  m_camera.zoom(e->angleDelta().y() / 120.0);
+  m_lastMouse = e->position();
+  const double px = e->position().x(), py = e->position().y();
+  const render::Ray ray = m_camera.ray(px, py);
+  double along = m_camera.distance() / std::max(ray.direction.dot(m_camera.forward()), 1e-3);
+  if (m_shown && m_shown->geometry) {
+    if (const render::Hit b = render::pickBody(*m_shown, ray)) along = b.distance;
+    else if (const render::Hit p = render::pickPlane(*m_shown, ray)) along = p.distance;
+  }
+  m_camera.zoomAt(e->angleDelta().y() / 120.0, ray.origin + along * ray.direction);
+  viewMovedUnderCursor();
   update();
 }
 

@@ -105,6 +105,7 @@ class ViewportWidget : public QOpenGLWidget {
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
   bool focusNextPrevChild(bool next) override;
+  void viewMovedUnderCursor();
   void leaveEvent(QEvent* e) override;
 
  private:

@@ -7,6 +7,7 @@
 #include <QShortcut>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QWheelEvent>
 #include <QTextBrowser>
 #include <QTextDocument>
 
@@ -663,6 +664,30 @@ class ToolsTest : public QObject {
     QTest::mouseMove(v, at + QPoint(30, 30));
     QTest::mouseMove(v, at);
     QTRY_VERIFY2(underCursor(w).contains("control point left.end2") && underCursor(w).contains("Tab: 1 of 2"), qPrintable(underCursor(w)));
+    w.document().undoStack()->setClean();
+  }
+
+  // A helper (session 59) zoomed in on a plank at the side of a wide top view and saw only the
+  // floor: the wheel zoomed toward the middle of the view. It zooms toward what the cursor
+  // points at, which stays under the cursor, and the corner's readout follows.
+  void theWheelZoomsTowardTheCursor() {
+    ui::MainWindow w;
+    QVERIFY(twoRodsEndToEnd(w, Vec3(0.2, 0, 1.0)));
+    ui::ViewportWidget* v = w.viewport();
+    const Vec3 end(0.9, 0, 1.3);  // the right rod's far end, off the view's middle
+    const QPoint at = pixel(v, end);
+    QVERIFY((at - QPoint(v->width() / 2, v->height() / 2)).manhattanLength() > 80);
+    QTest::mouseMove(v, at);
+    const double before = v->camera().distance();
+    for (int notches : {6, -3}) {
+      const QPointF p(at);
+      QWheelEvent e(p, v->mapToGlobal(p), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(v, &e);
+      const QPoint now = pixel(v, end);
+      QVERIFY2((now - at).manhattanLength() <= 3, qPrintable(QString("%1,%2 -> %3,%4").arg(at.x()).arg(at.y()).arg(now.x()).arg(now.y())));
+    }
+    QVERIFY(v->camera().distance() < 0.7 * before);  // (0.85^3 of it)
+    QTRY_VERIFY2(underCursor(w).contains("control point right.end2"), qPrintable(underCursor(w)));
     w.document().undoStack()->setClean();
   }
 

@@ -61,6 +61,25 @@ TEST(Camera, ProjectAndRayAgree) {
   EXPECT_NEAR(c.pixelSize(Vec3::Zero()), 2 * 4.0 * std::tan(render::Camera::kFovY / 2) / 600, 1e-9);
 }
 
+// The wheel zooms toward the point under the cursor: it stays on its pixel, in and out, in front
+// of the target or behind it, and the distance scales as zoom's.
+TEST(Camera, ZoomAtKeepsThePointOnItsPixel) {
+  for (const Vec3& fixed : {Vec3(1.2, 0.5, 0.8), Vec3(-0.6, -1.5, -0.3), Vec3(0.3, 2.0, 0.1)}) {
+    for (const double steps : {3.0, -4.0}) {
+      render::Camera c = frontCamera();
+      c.orbit(40, 25);
+      double px = 0, py = 0, qx = 0, qy = 0;
+      ASSERT_TRUE(c.project(fixed, px, py));
+      const double before = c.distance();
+      c.zoomAt(steps, fixed);
+      ASSERT_TRUE(c.project(fixed, qx, qy));
+      EXPECT_NEAR(qx, px, 1e-3);  // (single-precision matrices)
+      EXPECT_NEAR(qy, py, 1e-3);
+      EXPECT_NEAR(c.distance(), before * std::pow(0.85, steps), 1e-12);
+    }
+  }
+}
+
 TEST(Picking, BodiesPointsNailsAndSegmentsWithinTheirRadius) {
   const render::Camera c = frontCamera();
   const core::Snapshot s = oneSphere();
