@@ -87,7 +87,10 @@ MainWindow::MainWindow(QWidget* parent)
   m_viewport->refreshPrompt();  // the select tool's prompt from the start
 
   // every document change goes to the solver thread as a message; a different scene restarts it
-  connect(&m_doc, &Document::loaded, this, [this] { m_restartNext = true; });
+  connect(&m_doc, &Document::loaded, this, [this] {
+    m_restartNext = true;
+    clearDurationMessage();  // (of the scene that was open: a helper read it under the next one)
+  });
   connect(&m_doc, &Document::changed, this, [this] {
     m_sim->load(m_doc.scene(), m_doc.revision(), m_restartNext);
     m_restartNext = false;
@@ -486,6 +489,10 @@ void MainWindow::follow(const Selection& s) {
 void MainWindow::play() {
   m_sim->play();
   m_playAction->setChecked(true);
+  clearDurationMessage();
+}
+
+void MainWindow::clearDurationMessage() {
   if (statusBar()->currentMessage().startsWith(QLatin1String("Paused at the scene's duration"))) statusBar()->clearMessage();
 }
 

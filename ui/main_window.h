@@ -91,6 +91,7 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void showError(const QString& title, const QString& text);
   void showStabilityWarnings();  // after opening a file: non-modal
+  void clearDurationMessage();  // the "Paused at the scene's duration" message, if it is shown
   void showNextRecovery();
   void recover(RecoveryFile& r);
   // Marks the constraints tether-cli check flags in the viewport and outliner (asynchronous).

@@ -71,6 +71,21 @@ void roundTicks(QValueAxis* axis, double lo, double hi, int ticks) {
   axis->setTickType(QValueAxis::TicksDynamic);
 }
 
+// A value axis's ticks at exact multiples k step, labelled here: the chart's own ticks add the
+// step up from the first, and on a helper's cradle the one at zero read "-2.78e-16".
+void exactTicks(QCategoryAxis* axis, double lo, double hi, int ticks) {
+  const double step = niceStep(hi - lo, ticks);
+  const QByteArray format = labelFormat(lo, hi, step).toLatin1();
+  for (const QString& l : axis->categoriesLabels()) axis->remove(l);
+  axis->setRange(lo, hi);
+  axis->setStartValue(lo);
+  axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  for (double k = std::ceil(lo / step); k * step <= hi; k += 1.0) {
+    const double v = k * step + 0.0;  // (+ 0.0: k = -0 gives -0, which reads "-0")
+    axis->append(QString::asprintf(format.constData(), v), v);
+  }
+}
+
 // what a value axis measures, by its unit
 QString axisTitle(const std::string& unit) {
   static const std::map<std::string, const char*> kWhat = {{"J", "energy"},  {"m", "length"},
@@ -405,10 +420,10 @@ void PlotDock::rebuildSeries() {
   m_axes.clear();
   int units = 0;
   for (const core::PlotQuantity& q : m_plotted) {
-    QValueAxis*& axis = m_axes[q.unit];
+    QCategoryAxis*& axis = m_axes[q.unit];
     if (!axis) {
       // one value axis per unit: the first on the left, the next on the right, and so on
-      axis = new QValueAxis(m_chart);
+      axis = new QCategoryAxis(m_chart);
       axis->setTitleText(axisTitle(q.unit));
       m_chart->addAxis(axis, units++ % 2 == 0 ? Qt::AlignLeft : Qt::AlignRight);
     }
@@ -443,7 +458,7 @@ void PlotDock::updateData() {
   // about one bucket per pixel column of the plot area: min and max each
   const int buckets = std::max(16, int(m_chart->plotArea().width() > 0 ? m_chart->plotArea().width() : m_view->width()));
   m_decimatedWidth = m_chart->plotArea().width();
-  std::map<QValueAxis*, std::pair<double, double>> ranges;
+  std::map<QCategoryAxis*, std::pair<double, double>> ranges;
   std::vector<double> dx, dy;
   QList<QPointF> points;
   for (Drawn& d : m_drawn) {
@@ -498,7 +513,7 @@ void PlotDock::updateData() {
       hi = mid + 0.5 * band;
     }
     const double pad = 0.05 * (hi - lo);  // a margin of 5 %
-    roundTicks(axis, lo - pad, hi + pad, std::max(2, int(m_chart->plotArea().height() / 45)));
+    exactTicks(axis, lo - pad, hi + pad, std::max(2, int(m_chart->plotArea().height() / 45)));
   }
 }
 

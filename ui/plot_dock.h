@@ -16,6 +16,7 @@
 #include <QLineSeries>
 #include <QTimer>
 #include <QTreeWidget>
+#include <QCategoryAxis>
 #include <QValueAxis>
 #include <QWidget>
 #include <map>
@@ -115,14 +116,14 @@ class PlotDock : public QWidget {
   struct Drawn {
     core::PlotQuantity quantity;
     QLineSeries* series = nullptr;
-    QValueAxis* axis = nullptr;
+    QCategoryAxis* axis = nullptr;  // (ticks labelled by PlotDock: exactTicks)
     // the quantity's values read so far (frames where it has one), so that new frames are
     // read once: samples up to sequence number `read` (of the copy's epoch `epoch`)
     std::vector<double> t, v;
     std::uint64_t epoch = ~std::uint64_t(0), read = 0;
   };
   std::vector<Drawn> m_drawn;
-  std::map<std::string, QValueAxis*> m_axes;  // per unit
+  std::map<std::string, QCategoryAxis*> m_axes;  // per unit
   bool m_dirty = true;  // data to redraw though no sample came (new series, resize)
   double m_decimatedWidth = 0;  // the plot area width (px) the drawn points were decimated for
 };
