@@ -62,13 +62,22 @@ double noiseFloor(double reference) { return usable(reference) ? kNoiseFraction 
 
 ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
   ArrowMaxima m;
+  double arm = 1e-3;
   for (const core::ConstraintDraw& c : snap.constraints) {
     if (!c.active) continue;
     for (int s = 0; s < c.nb; ++s) {
       m.force = std::max(m.force, c.force[s].norm());
-      // a torque counts where the walk draws it: beyond round-off beside its force
-      if (c.torque[s].norm() > 1e-9 * (1 + c.force[s].norm())) m.torque = std::max(m.torque, c.torque[s].norm());
+      if (c.body[s] >= 0 && size_t(c.body[s]) < snap.bodies.size())
+        arm = std::max(arm, (c.at[s] - snap.bodies[size_t(c.body[s])].x).norm());
     }
+  }
+  m.torqueFloor = std::isfinite(m.force * arm) ? kNoiseFraction * m.force * arm : 0.0;
+  for (const core::ConstraintDraw& c : snap.constraints) {
+    if (!c.active) continue;
+    // a torque counts where the walk draws it: beyond round-off beside its force
+    for (int s = 0; s < c.nb; ++s)
+      if (c.torque[s].norm() > std::max(1e-9 * (1 + c.force[s].norm()), m.torqueFloor))
+        m.torque = std::max(m.torque, c.torque[s].norm());
   }
   if (view.contacts)
     for (const core::ContactDraw& c : snap.contacts) m.force = std::max(m.force, c.force.norm());
@@ -98,7 +107,7 @@ ArrowScale chooseArrowScale(const core::Snapshot& snap, const ViewOptions& view,
   a.newtonMetresPerMetre = niceCeil(m.torque / reach);
   a.secondsPerMetre = niceCeil(m.velocity / reach);
   a.forceNoise = noiseFloor(m.force);
-  a.torqueNoise = noiseFloor(m.torque);
+  a.torqueNoise = std::max(noiseFloor(m.torque), m.torqueFloor);
   a.velocityNoise = noiseFloor(m.velocity);
   return a;
 }
@@ -142,7 +151,7 @@ ArrowScale ArrowScales::update(const core::Snapshot& snap, const ViewOptions& vi
   a.newtonMetresPerMetre = torque.update(m.torque, reach, snap.t);
   a.secondsPerMetre = velocity.update(m.velocity, reach, snap.t);
   a.forceNoise = force.noise();
-  a.torqueNoise = torque.noise();
+  a.torqueNoise = std::max(torque.noise(), m.torqueFloor);
   a.velocityNoise = velocity.noise();
   return a;
 }

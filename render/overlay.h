@@ -71,6 +71,12 @@ inline double arrowHeadLength(double length, double shaftWidth) { return std::mi
 // force, as drawSnapshot draws them; velocities of active bodies).
 struct ArrowMaxima {
   double force = 0, torque = 0, velocity = 0;
+  // Torques below this are the solve's round-off (not counted, not drawn): kNoiseFraction of the
+  // torque the frame's largest constraint force makes at its longest arm (a constraint's point
+  // from its body's centre, at least 1 mm). A helper's planar four-bar of hinges drew the
+  // hinges' out-of-plane torques of 5e-9 N m full length ("10 nN m") beside forces of 20 N: the
+  // orientation half of a hinge has no force of its own to be compared with.
+  double torqueFloor = 0;
 };
 ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view);
 
