@@ -271,6 +271,10 @@ void MainWindow::buildActions() {
   edit->addSeparator();
   QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
   del->setShortcut(QKeySequence::Delete);
+  QAction* dup = edit->addAction(tr("Duplic&ate"), this, &MainWindow::duplicateSelection);
+  dup->setObjectName(QStringLiteral("duplicate"));
+  dup->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  dup->setStatusTip(tr("A copy of the selected body or nail beside it; moved, the next copy repeats the move"));
   edit->addAction(tr("Scene &settings"), this, [this] { select({Selection::Kind::Settings, {}}); });
 
   // View
@@ -775,6 +779,79 @@ void MainWindow::deleteSelection() {
     select({});
   else
     statusBar()->showMessage(tr("Not deleted: %1").arg(error), 6000);
+}
+
+// A copy of the selected body (its shape, size, mass, pose and motion; not its constraints) or
+// nail, named as its kind's next ("domino3" -> "domino4"). Where it goes: the copy of a copy
+// repeats the step between them as it is now, so a row is made by moving the first copy into
+// place and pressing Ctrl+D again (a helper placed eight dominoes and five cradle balls by typing
+// every position); else beside the original, to the screen's right by its size and a gap.
+void MainWindow::duplicateSelection() {
+  const Selection s = m_selection;
+  const core::Scene& scene = m_doc.scene();
+  auto named = [](const auto& list, const std::string& name) -> const auto* {
+    const auto it = std::find_if(list.begin(), list.end(), [&](const auto& x) { return x.name == name; });
+    return it == list.end() ? nullptr : &*it;
+  };
+  auto nextName = [this](const std::string& name) {
+    std::string prefix = name;
+    while (!prefix.empty() && std::isdigit(static_cast<unsigned char>(prefix.back()))) prefix.pop_back();
+    return m_doc.uniqueName(prefix.empty() ? name : prefix);
+  };
+  // the step a copy of a copy repeats, if s is the last copy made and both are still there
+  auto repeated = [&](const auto& list, core::Vec3& step) {
+    const auto* copy = named(list, s.name);
+    const auto* from = named(list, m_lastDuplicate.first);
+    if (!copy || !from || m_lastDuplicate.second != s.name) return false;
+    step = copy->position - from->position;
+    return step.norm() > 1e-9;
+  };
+  const core::Vec3 right = m_viewport->camera().right();
+  QString error;
+  SceneObject object;
+  QString text;
+  std::string name;
+  if (s.kind == Selection::Kind::Body) {
+    const core::BodyDef* b = named(scene.bodies, s.name);
+    if (!b) return;
+    core::BodyDef d = *b;
+    core::Vec3 step;
+    if (!repeated(scene.bodies, step)) {
+      // the body's width along the screen's right: its box in body axes, turned
+      const core::Vec3 box = d.shape == core::Shape::Rod     ? core::Vec3(2 * d.radius, 2 * d.radius, d.length)
+                             : d.shape == core::Shape::Box   ? d.size
+                             : d.shape == core::Shape::Torus ? core::Vec3(2 * (d.majorRadius + d.minorRadius),
+                                                                          2 * (d.majorRadius + d.minorRadius), 2 * d.minorRadius)
+                                                             : core::Vec3::Constant(2 * d.radius);
+      const double size = (d.orientation.toRotationMatrix().transpose() * right).cwiseAbs().dot(box);
+      step = right * (size + std::max(0.05, 0.5 * size));
+    }
+    d.name = nextName(b->name);
+    d.position += step;
+    name = d.name;
+    object = d;
+    text = tr("Duplicate %1").arg(QString::fromStdString(b->name));
+  } else if (s.kind == Selection::Kind::Nail) {
+    const core::NailDef* n = named(scene.nails, s.name);
+    if (!n) return;
+    core::NailDef d = *n;
+    core::Vec3 step;
+    if (!repeated(scene.nails, step)) step = 0.2 * right;
+    d.name = nextName(n->name);
+    d.position += step;
+    name = d.name;
+    object = d;
+    text = tr("Duplicate %1").arg(QString::fromStdString(n->name));
+  } else {
+    statusBar()->showMessage(tr("Duplicate copies a body or a nail: select one first"), 6000);
+    return;
+  }
+  if (!m_doc.push(std::make_unique<AddObjects>(m_doc, text, std::vector<SceneObject>{object}), &error)) {
+    statusBar()->showMessage(tr("Not duplicated: %1").arg(error), 6000);
+    return;
+  }
+  m_lastDuplicate = {s.name, name};
+  select({s.kind, name});
 }
 
 void MainWindow::addGroundPlane() {

@@ -85,6 +85,7 @@ class MainWindow : public QMainWindow {
   void open();
   bool openScene(const QString& path, bool example);  // openFile, openExample
   void deleteSelection();
+  void duplicateSelection();  // Edit > Duplicate (Ctrl+D)
   // a ground plane at z = 0, normal +z, with contacts turned on (one undo step), selected
   void addGroundPlane();
   void addRecent(const QString& path);
@@ -109,6 +110,7 @@ class MainWindow : public QMainWindow {
   PlotDock* m_plots = nullptr;
   QDockWidget* m_plotsDock = nullptr;
   Selection m_selection;
+  std::pair<std::string, std::string> m_lastDuplicate;  // the last Duplicate's original and copy
   void follow(const Selection& s);  // the viewport and inspector show s
   QTimer m_frameTimer;
   bool m_restartNext = true;

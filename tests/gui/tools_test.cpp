@@ -691,6 +691,62 @@ class ToolsTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A helper placed eight dominoes and five cradle balls one by one, typing every position: there
+  // was no copy. Ctrl+D copies the selected body beside it (to the screen's right by its width
+  // and a gap); a copy of the copy repeats the step between them as the user left it; one undo
+  // each; a nail likewise.
+  void duplicateMakesARowOfBodies() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    core::BodyDef domino;
+    domino.name = "domino1";
+    domino.shape = core::Shape::Box;
+    domino.size = Vec3(0.02, 0.1, 0.2);
+    domino.density = 700;
+    domino.position = Vec3(0, 0, 0.1);
+    QVERIFY(w.document().edit("a domino", [&](core::Scene& s) {
+      s.bodies.push_back(domino);
+      s.nails.push_back({"pin", Vec3(0, 0, 1)});
+    }));
+    QVERIFY(waitForSnapshot(w));
+    frontView(w.viewport());
+    QAction* dup = w.findChild<QAction*>("duplicate");
+    QVERIFY(dup && dup->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_D));
+    const int commands = w.document().undoStack()->count();
+    w.select({ui::Selection::Kind::Body, "domino1"});
+    dup->trigger();
+    const core::Scene* s = &w.document().scene();
+    QCOMPARE(int(s->bodies.size()), 2);
+    const core::BodyDef& copy = s->bodies[1];
+    QCOMPARE(copy.name, std::string("domino2"));
+    QCOMPARE(copy.size, domino.size);
+    QCOMPARE(copy.density, domino.density);
+    // beside it to the right (+x in the front view), by its width 0.02 m and a 5 cm gap
+    QVERIFY2((copy.position - Vec3(0.07, 0, 0.1)).norm() < 1e-12, qPrintable(QString::number(copy.position.x())));
+    QCOMPARE(w.selection().name, std::string("domino2"));
+    QCOMPARE(w.document().undoStack()->count(), commands + 1);
+    // the user moves the copy 0.15 m from the first; the next copies repeat that step
+    QVERIFY(w.document().edit("move", [](core::Scene& sc) { sc.bodies[1].position.x() = 0.15; }));
+    dup->trigger();
+    dup->trigger();
+    s = &w.document().scene();
+    QCOMPARE(int(s->bodies.size()), 4);
+    QCOMPARE(s->bodies[2].name, std::string("domino3"));
+    QVERIFY2((s->bodies[2].position - Vec3(0.30, 0, 0.1)).norm() < 1e-12, qPrintable(QString::number(s->bodies[2].position.x())));
+    QVERIFY2((s->bodies[3].position - Vec3(0.45, 0, 0.1)).norm() < 1e-12, qPrintable(QString::number(s->bodies[3].position.x())));
+    w.document().undoStack()->undo();
+    QCOMPARE(int(w.document().scene().bodies.size()), 3);
+    // a nail; nothing selected says what it takes
+    w.select({ui::Selection::Kind::Nail, "pin"});
+    dup->trigger();
+    QCOMPARE(int(w.document().scene().nails.size()), 2);
+    QCOMPARE(w.document().scene().nails[1].name, std::string("pin1"));
+    w.select({});
+    dup->trigger();
+    QVERIFY2(w.statusBar()->currentMessage().contains("select one first"), qPrintable(w.statusBar()->currentMessage()));
+    w.document().undoStack()->setClean();
+  }
+
   // A helper: the torsion spring's tip, shown in the status bar as the pointer crossed its
   // button, was cut off mid-sentence at 1280 px. A tool's status tip is its description's first
   // sentence, and it fits beside the numbers at the right in a desktop's 11 pt font; a message
