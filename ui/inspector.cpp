@@ -77,6 +77,16 @@ core::Quat fromEulerDeg(const Vec3& rpy) {
 // "1e30" typed for a stiffness landed as 130 N/m, "1e400" for a position as 1400 m. Here a
 // number in scientific notation is read as such, and one past what the field can hold is
 // refused with a message (refused) instead of put back without a word.
+// A bare key that is no part of a number (a letter but e, Space, "]") typed in a number field
+// runs the window's shortcut as if the viewport had the keyboard: after an edit, a helper's "o"
+// for the Sphere tool and Space for Play went to the field, and nothing happened. What can be
+// typed into a number (digits, ".", ",", signs, e) stays in the field: a user meant "0.1" for it.
+bool passesThroughNumberField(const QKeyEvent* k) {
+  if (k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return false;
+  const QString t = k->text();
+  return t.size() == 1 && t.at(0).isPrint() && !QStringLiteral("0123456789.,+-eE").contains(t.at(0));
+}
+
 class NumberBox : public QDoubleSpinBox {
  public:
   std::function<void(const QString& typed)> refused;
@@ -84,6 +94,13 @@ class NumberBox : public QDoubleSpinBox {
   NumberBox() { setFocusPolicy(Qt::StrongFocus); }
 
  protected:
+  bool event(QEvent* e) override {
+    if (e->type() == QEvent::ShortcutOverride && passesThroughNumberField(static_cast<QKeyEvent*>(e))) {
+      e->ignore();  // (not overridden: the shortcut runs; without one, the key comes as a key press)
+      return true;
+    }
+    return QDoubleSpinBox::event(e);
+  }
   void wheelEvent(QWheelEvent* e) override {
     if (hasFocus()) QDoubleSpinBox::wheelEvent(e);
     else e->ignore();  // (to the scroll area)
@@ -186,8 +203,9 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
 bool Inspector::event(QEvent* e) {
   if (e->type() == QEvent::ShortcutOverride) {
     const auto* k = static_cast<QKeyEvent*>(e);
+    const bool inNumberField = dynamic_cast<NumberBox*>(QApplication::focusWidget()) != nullptr;
     if (!(k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) && !k->text().isEmpty() &&
-        k->text().at(0).isPrint()) {
+        k->text().at(0).isPrint() && !(inNumberField && passesThroughNumberField(k))) {
       e->accept();
       return true;
     }

@@ -827,6 +827,21 @@ class GuiTest : public QObject {
     for (Qt::Key k : {Qt::Key_Period, Qt::Key_1, Qt::Key_Period}) QTest::keyClick(QApplication::focusWidget(), k);
     QTest::qWait(200);
     QCOMPARE(w.simulation().snapshot()->t, t0);
+    // A helper (session 59): after an edit the field keeps the keyboard, and "o" for the Sphere
+    // tool and Space for Play did nothing. What is no part of a number runs its shortcut; what is
+    // ("." steps the simulation in the viewport) goes on into the field.
+    QVERIFY(typeInto(w, "Size.y", "0.3"));
+    QTRY_VERIFY(qobject_cast<QDoubleSpinBox*>(QApplication::focusWidget()));
+    QWidget* field = QApplication::focusWidget();
+    QTest::keyClick(field, Qt::Key_Period);
+    QTest::qWait(100);
+    QCOMPARE(w.simulation().snapshot()->t, t0);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_O);
+    QTRY_COMPARE(w.viewport()->tools().tool().id(), QString("sphere"));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+    QTRY_VERIFY(w.isPlaying());
+    w.pause();
+    QCOMPARE(w.document().scene().bodies[0].size.y(), 0.3);
   }
 
   // Two helpers read a horizontal rod's rotation as (121.95, 90, 121.95) and (105.3, 90, 105.3):
