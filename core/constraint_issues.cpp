@@ -95,7 +95,9 @@ std::vector<ConstraintIssue> constraintIssues(const Scene& scene, const CheckRep
       issue.reason += "Redundant (tether-cli check, at t = 0): its rows repeat what " +
                       (p.empty() ? std::string("other constraints") : nameList(p)) +
                       " already hold, so the constraint matrix M is singular and every step takes the slower dense "
-                      "SVD. Remove the extra constraint (use a hinge instead of two point joints).";
+                      "SVD. Where the mechanism needs them all (a crank pinned and driven round, a closed linkage of "
+                      "hinges), they agree and it runs as it is (Settings > Solver: sparse takes its step faster); "
+                      "else remove the extra constraint (use a hinge instead of two point joints).";
     }
     out.push_back(std::move(issue));
   }
