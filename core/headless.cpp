@@ -103,6 +103,7 @@ RunSummary runScene(const Scene& sceneIn, const RunOptions& opt) {
 
   Simulation sim(model);
   RunSummary out;
+  out.driven = model->driven();
   const size_t nc = model->constraints.size();
   out.constraints.resize(nc);
   for (size_t j = 0; j < nc; ++j) out.constraints[j].name = model->constraintNames[j];
@@ -338,6 +339,11 @@ std::string formatSummary(const RunSummary& s) {
                   s.assembledAt, s.energyAssembled, s.energyEnd, s.energyEnd - s.energyAssembled, s.assembledLow,
                   s.assembledLowAt, s.assembledHigh, s.assembledHighAt, s.kineticHigh);
     o << buf;
+    // (a helper read a driven slider-crank's change of 9.9 J as drift: it was the phase the run
+    // ended at; sampled at one phase of the drive, the energy held to 1e-9 J)
+    if (s.driven)
+      o << "  (the model is driven, by a path or a velocity constraint: the drive does work on it, so its energy "
+           "follows the drive's phase; compare it at the same phase of the drive, not start with end)\n";
   } else if (s.assembledAt < 0.0) {
     o << "energy after assembly: not assembled before the end\n";
   }

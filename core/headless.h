@@ -76,6 +76,7 @@ struct RunSummary {
   double energyAssembled = 0.0;
   double assembledLow = 0.0, assembledHigh = 0.0, assembledLowAt = 0.0, assembledHighAt = 0.0;
   double kineticHigh = 0.0;
+  bool driven = false;           // Model::driven: the energy follows the drive, not conservation
   bool diverged = false;
   bool interrupted = false;      // options.progress asked to stop
   bool outputFailed = false;     // a CSV write failed (the stream went bad): the run stopped there

@@ -286,4 +286,8 @@ void applyEvent(const Model& model, const EventModel& e, State& st) {
   }
 }
 
+bool Model::driven() const {
+  return !paths.empty() || std::any_of(constraints.begin(), constraints.end(), [](const auto& c) { return c->nonholonomic(); });
+}
+
 }  // namespace tether::core

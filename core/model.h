@@ -96,6 +96,9 @@ struct Model {
   State initialState() const;
   int findBody(const std::string& name) const;
   int findConstraint(const std::string& name) const;  // its first part, -1 if none
+  // Whether something drives the model: a path leading a point, or a velocity constraint. It
+  // does work on the model, so its energy follows the drive rather than being conserved.
+  bool driven() const;
 };
 
 // Validate and compile. Throws SceneError naming the place of the first problem.

@@ -716,10 +716,8 @@ std::string Simulation::runaway(const Eigen::VectorXd& y, double h) {
     if (named.size() > 4) o << " and " << named.size() - 4 << " more";
     // (a drive: a point led along a path, or a velocity constraint; a helper's chain with
     // neither was told to change "the drive")
-    const bool driven = !m.paths.empty() || std::any_of(m.constraints.begin(), m.constraints.end(),
-                                                       [](const auto& c) { return c->nonholonomic(); });
     o << " could not all be met there: "
-      << (driven ? "if a drive pushes the model where its joints cannot follow (a linkage past a dead point or beyond "
+      << (m.driven() ? "if a drive pushes the model where its joints cannot follow (a linkage past a dead point or beyond "
                    "its reach), no step size helps: change the drive or the linkage"
                  : "where no pose meets them (a chain beyond its reach, or drawn straight), no step size helps: "
                    "change the model's shape");

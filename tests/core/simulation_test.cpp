@@ -336,6 +336,21 @@ TEST(Simulation, TheRunSaysItsEnergyAfterAssemblyAsTheEnergyCsvHasIt) {
   EXPECT_LT(before, r.assembledLow - 0.05 * keHi);  // (the rod fell onto its nail: lower before)
   const std::string text = formatSummary(r);
   EXPECT_NE(text.find("energy after assembly (from t = 1.5 s): "), std::string::npos) << text;
+  EXPECT_EQ(text.find("the model is driven"), std::string::npos) << text;  // (nothing drives it)
+  // a drive does work: the summary says so, where a helper read a slider-crank's change as drift
+  Scene driven = s;
+  PathDef circle;
+  circle.name = "drive";
+  circle.kind = PathKind::Circle;
+  circle.center = Vec3(0, 0, 0);
+  circle.radius = 0.3;
+  driven.paths.push_back(circle);
+  opt.until = 2.0;
+  opt.energyCsv = nullptr;
+  const RunSummary d = runScene(driven, opt);
+  EXPECT_TRUE(d.driven);
+  EXPECT_FALSE(r.driven);
+  EXPECT_NE(formatSummary(d).find("the model is driven, by a path or a velocity constraint"), std::string::npos) << formatSummary(d);
 
   opt.until = 1.0;  // ends before the assembly
   opt.energyCsv = nullptr;
