@@ -199,8 +199,11 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
       if (view.deviationLines) {
         out.segment(c.point[0], c.point[1], conflicting ? conflictColor() : redundant ? redundantColor() : col);
         drawn.segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
-        // the type's guides (a line, a plane), faded, through the constraint's second point
-        if (j < geo.constraintDefs.size()) {
+        // the type's guides (a line, a plane), faded, through the constraint's second point: once
+        // per definition, from its first part (a hinge's axis-alignment part drew its axis a
+        // second time, through a body's centre, where a helper looked for the joint)
+        const bool firstPart = j == 0 || j >= geo.constraintNames.size() || geo.constraintNames[j - 1] != geo.constraintNames[j];
+        if (j < geo.constraintDefs.size() && firstPart) {
           const core::ConstraintDef& def = geo.constraintDefs[j];
           if (const auto& guides = def.type().guides) {
             core::GuideContext gc;
