@@ -608,7 +608,7 @@ void ViewportWidget::keyPressEvent(QKeyEvent* e) {
 // Tab and Shift+Tab step through the points and nails on one spot under the cursor (the status
 // bar says "Tab: 1 of 2 here"); elsewhere they move the keyboard focus as in any window.
 bool ViewportWidget::focusNextPrevChild(bool next) {
-  if (m_tools.cycle(*m_shown, m_lastMouse.x(), m_lastMouse.y(), next)) {
+  if (m_shown && m_tools.cycle(*m_shown, m_lastMouse.x(), m_lastMouse.y(), next)) {
     refreshPrompt();
     update();
     return true;

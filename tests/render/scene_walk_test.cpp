@@ -626,12 +626,13 @@ TEST(SceneWalk, APlanarFourBarDrawsNoRoundOffTorquesAndEachHingeAxisOnce) {
       const render::Color c = render::constraintColor(int(j)), bg = render::backgroundColor();  // (faded as the walk's)
       const render::Color guide{c.r + (bg.r - c.r) * 0.45f, c.g + (bg.g - c.g) * 0.45f, c.b + (bg.b - c.b) * 0.45f, c.a + (bg.a - c.a) * 0.45f};
       const auto guides = Recorder::count(w.out.lines, [&](const auto& l) { return same(l.color, guide); });
-      if (geometry->constraintDefs[j].params.get<core::HingeDef>() && geometry->constraintNames[j - 1] != geometry->constraintNames[j]) {
+      const bool firstPart = j == 0 || geometry->constraintNames[j - 1] != geometry->constraintNames[j];
+      if (geometry->constraintDefs[j].params.get<core::HingeDef>() && firstPart) {
         EXPECT_GT(guides, 0) << t << " " << geometry->constraintNames[j];
         const Vec3 joint = snap.constraints[j].point[1];
         for (const auto& l : w.out.lines)
           if (same(l.color, guide)) EXPECT_LT((l.a - joint).cross(l.b - joint).norm(), 1e-9 * (1 + (l.b - l.a).squaredNorm()));
-      } else if (j > 0 && geometry->constraintNames[j - 1] == geometry->constraintNames[j]) {
+      } else if (!firstPart) {
         EXPECT_EQ(guides, 0) << t << " " << geometry->constraintNames[j];
       }
     }
