@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include <Eigen/Cholesky>
 
@@ -82,6 +86,17 @@ std::pair<Vec3, Vec3> tangents(const Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
+// A resting group's impulses of the last step, per contact of this one (NaN: the last step did
+// not have the contact), for frictionPhase to start from (see ContactStage::resolve).
+struct Warm {
+  std::vector<double> normal;
+  std::vector<Eigen::Vector2d> friction;
+};
+
+// m: how far a resting contact's point may have moved since the last step and still start from
+// its forces there (a resting body creeps by nanometres a step; a contact point that jumped is a
+// different contact, at another corner or edge)
+constexpr double kWarmReach = 1e-4;
 constexpr double kFrictionTolerance = 1e-9;  // m/s: the sweeps end when no rate changes by more
 // m/s: above this slip a small group is first solved stuck (stickingStart). Not kFrictionTolerance:
 // below it the sweeps stop after one, and the slip one sweep leaves still grew, to 2e-10 m/s in
@@ -121,15 +136,19 @@ constexpr double kStickingSlip = 1e-12;
 // more than 1e-10 of the largest, or maxSweeps. (With the impulses' test alone a resting stack
 // of ten boxes took 0 sweeps a step for its first 30 s and 83 by its 60th, as round-off broke
 // its symmetry and the sweeps chased impulses that change no rate that matters. Starting from
-// the last step's friction impulses did not help: the resting torus chain still took 250
-// sweeps a step, the stack more.) It converges to a point where each contact sticks
+// the last step's friction impulses alone did not help: the resting torus chain still took 250
+// sweeps a step, the stack more, as the normals started from the frictionless solve's each step.
+// A resting group now starts from its last step's normal and friction impulses together, warm;
+// see ContactStage::resolve.) It converges to a point where each contact sticks
 // or slides against its slip at the disc's edge, the normals keep their rates and the joints theirs.
 // impulse (normals, then joints, as in p's rows) and u are updated; out gets each contact's
 // friction impulse. Returns the number of sweeps made (0 when no contact has friction to apply).
-// (out: the contacts' friction impulses to start from, if it has one per contact, else zero)
+// (out: the contacts' friction impulses to start from, if it has one per contact, else zero,
+// already applied to u; warm: impulses to start from, per contact, their change applied to u
+// here after the normal rows' targets are read: NaN where it has none)
 int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
                    const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
-                   std::vector<Eigen::Vector2d>& out) {
+                   std::vector<Eigen::Vector2d>& out, const Warm* warm = nullptr) {
   const std::vector<Eigen::Vector2d> start = out.size() == contactRows.size() ? out : std::vector<Eigen::Vector2d>{};
   out.assign(contactRows.size(), Eigen::Vector2d::Zero());
   std::vector<Mat3> invI(p.bodies.size());
@@ -199,6 +218,25 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
       l.target += r.jacB.dot(u.segment<6>(6 * r.bodyB));
     }
     if (!r.equality && !(impulse[long(i)] > 0.0)) l.target = std::min(l.target, 0.0);
+  }
+  if (warm) {  // the last step's impulses, where it had this contact: their change applied to u
+    for (std::size_t i = 0; i < contactRows.size(); ++i) {
+      if (!std::isfinite(warm->normal[i])) continue;
+      const gauss::Row& r = p.rows[i];
+      const double d = std::max(0.0, warm->normal[i]) - impulse[long(i)];
+      impulse[long(i)] += d;
+      u.segment<6>(6 * r.bodyA) += d * lines[i].wA;
+      if (r.bodyB >= 0) u.segment<6>(6 * r.bodyB) += d * lines[i].wB;
+    }
+    for (Block& b : blocks) {
+      if (!std::isfinite(warm->normal[b.row])) continue;
+      Eigen::Vector2d f = warm->friction[b.row];
+      const double bound = b.stick * impulse[long(b.row)];
+      if (f.norm() > bound) f *= bound / f.norm();
+      const Eigen::Vector2d d = f - b.f;
+      b.f = f;
+      for (int s = 0; s < 2 && b.body[s] >= 0; ++s) u.segment<6>(6 * b.body[s]) += b.w[s][0] * d[0] + b.w[s][1] * d[1];
+    }
   }
   // the joints' rows as one block, solved exactly in each sweep: lambda_E += G^-1 (c_E - J_E u),
   // G = J_E M^-1 J_E^T (regularized by 1e-12 of its mean diagonal, for joints that hold the same
@@ -549,7 +587,12 @@ bool stickingStart(const std::vector<ContactRow>& rows, const std::vector<int>& 
 
 std::string ContactStage::resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
                                   const std::vector<std::uint8_t>& assembled, std::vector<std::pair<int, int>>& passing,
-                                  const std::vector<BodyKinematics>* kickedFrom) {
+                                  std::vector<RestingContact>& resting, const std::vector<BodyKinematics>* kickedFrom) {
+  // the last resolve's resting contacts, by pair (see the friction sweeps' warm start below)
+  std::vector<RestingContact> previous = std::move(resting);
+  resting.clear();
+  const auto pairOf = [](const RestingContact& r) { return std::tuple(r.bodyA, r.bodyB, r.plane); };
+  std::stable_sort(previous.begin(), previous.end(), [&](const RestingContact& a, const RestingContact& b) { return pairOf(a) < pairOf(b); });
   m_reports.clear();
   m_frictionSweeps = 0;
   m_touching.clear();
@@ -834,7 +877,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
                                         [](const gauss::Row& r) { return r.equality && r.c != 0.0; });
     Eigen::VectorXd after, impulse;
     std::vector<Eigen::Vector2d> tangential;
-    bool met = false, again = true;
+    bool met = false, again = true, rests = false;
     for (int attempt = 0; attempt < 2 && again; ++attempt) {
       again = false;
       if (attempt == 1) {
@@ -927,7 +970,34 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         }
       const bool stops = std::any_of(contactRows.begin(), contactRows.end(), isStop);
       const int sweeps = exactSize(velocityProblem) && !bounces && slipping <= restingSpeed && !stops ? 500 : kSweeps;
-      m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential);
+      rests = sweeps > kSweeps;
+      // A resting group starts its sweeps from the forces its contacts had in the last step, where
+      // they had them (the same pair, its point within kWarmReach): at rest the sweeps then end at
+      // their first (eight dominoes fallen against each other swept 97 times a step from the
+      // frictionless result; stickingStart cannot hold them, its stuck solution asks more friction
+      // of one edge than its load gives). Warm starting, as Box2D and Bullet do; not for a group
+      // that moves, whose contacts' forces change from step to step.
+      std::optional<Warm> warm;
+      if (sweeps > kSweeps && !stuck) {
+        warm.emplace();
+        warm->normal.assign(contactRows.size(), std::numeric_limits<double>::quiet_NaN());
+        warm->friction.assign(contactRows.size(), Eigen::Vector2d::Zero());
+        for (std::size_t i = 0; i < contactRows.size(); ++i) {
+          const ContactRow& cr = rows[std::size_t(contactRows[i])];
+          const Contact& c = m_reports[std::size_t(cr.report)].contact;
+          const RestingContact key{.bodyA = c.bodyA, .bodyB = c.bodyB, .plane = manifolds[std::size_t(cr.manifold)].plane};
+          const auto [first, last] = std::equal_range(previous.begin(), previous.end(), key,
+                                                      [&](const RestingContact& a, const RestingContact& b) { return pairOf(a) < pairOf(b); });
+          for (const RestingContact& r : std::span(first, last))
+            if ((r.point - c.pointA).norm() < kWarmReach) {
+              const auto [t1, t2] = tangents(c.normal);
+              warm->normal[i] = r.force * h;
+              warm->friction[i] = h * Eigen::Vector2d(r.friction.dot(t1), r.friction.dot(t2));
+              break;
+            }
+        }
+      }
+      m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential, warm ? &*warm : nullptr);
       // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
       // at what restitution gave it while the tangential impulse turns the body, and the normal
       // impulse that keeps that rate then can give more than friction took (Kane's paradox of
@@ -983,6 +1053,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
         const auto [t1, t2] = tangents(rep.contact.normal);
         rep.friction = (tangential[i].x() * t1 + tangential[i].y() * t2) / h;
       }
+      if (rests) resting.push_back({.bodyA = rep.contact.bodyA, .bodyB = rep.contact.bodyB, .plane = rep.plane,
+                                    .point = rep.contact.pointA, .force = rep.force, .friction = rep.friction});
       deep = deep || (!cr.restitutes && !cr.leaves && cr.depth > cm.slop);
     }
 

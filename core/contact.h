@@ -87,10 +87,11 @@ class ContactStage {
   // not, is an equality row holding its rate, so an impact on a body in place reaches the bodies
   // joined to it. kickedFrom: the velocity-level steps' kinematics
   // before their kick (whose velocities' change over the kick gives a contact's acceleration,
-  // for restitution); null after the step (RK4, RK45).
+  // for restitution); null after the step (RK4, RK45). resting: StepMemory::resting, the
+  // contacts of the groups that rested in the last resolve, replaced by this one's.
   std::string resolve(const Model& model, const Params& params, double t, double h, Eigen::VectorXd& y,
                       const std::vector<std::uint8_t>& assembled, std::vector<std::pair<int, int>>& passing,
-                      const std::vector<BodyKinematics>* kickedFrom = nullptr);
+                      std::vector<RestingContact>& resting, const std::vector<BodyKinematics>* kickedFrom = nullptr);
   // The contacts of the last resolve, in the detector's order.
   const std::vector<ContactReport>& contacts() const { return m_reports; }
   // Whether the last resolve found the body touching something or within the near margin of it

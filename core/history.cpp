@@ -11,7 +11,7 @@ std::size_t stateBytes(const State& s) {
          (s.memory.impulses.capacity() + s.memory.lastForce.capacity() + s.memory.rateOffset.capacity() + s.memory.velocityAim.capacity() + s.memory.velocityMiss.capacity() + s.memory.spinTrend.dw.capacity() +
           s.memory.velocityIntegral.capacity()) * sizeof(Vec3) + s.memory.assembled.capacity() +
          s.memory.lawSteps.capacity() * sizeof(LawStep) +
-         s.memory.passing.capacity() * sizeof(std::pair<int, int>) +
+         s.memory.passing.capacity() * sizeof(std::pair<int, int>) + s.memory.resting.capacity() * sizeof(RestingContact) +
          p.bodyActive.capacity() + p.bodyCollides.capacity() + p.bodyMaterial.capacity() * sizeof(Vec3) +
          p.constraintEnabled.capacity() +
          p.tau.capacity() * sizeof(double) + p.forceEnabled.capacity() + p.force.capacity() * sizeof(ForceParams) +

@@ -276,7 +276,7 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
       updateAssembled(m_ctx.system, memory.assembled);
       // (m_ctx.kin: the kinematics the kick started from)
       m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t, h, y, memory.assembled, memory.passing,
-                                            &m_ctx.kin);
+                                            memory.resting, &m_ctx.kin);
     };
   // the velocity constraints' errors at the start: their integral over the step by the
   // trapezoidal rule for the continuous-time integrators (second order; the rectangle rule's
@@ -297,7 +297,7 @@ bool Simulation::stepOnce(double h, std::string& runningAway, double maxTurn, bo
   if (m.contacts.enabled && !kicked && finite) {
     updateAssembled(m_ctx.system, memory.assembled);
     m_contactProblem = m_contacts.resolve(m, m_state.params, m_state.t + taken, taken, m_ctx.y, memory.assembled,
-                                          memory.passing);
+                                          memory.passing, memory.resting);
     finite = allFiniteLong(m_ctx.y);
   }
   if (m.settings.projection && finite && projectPositions(m, m_state.params, m_state.t + taken, m_ctx, memory.assembled)) {

@@ -88,6 +88,14 @@ struct LawStep {
 
 // What a step leaves for the next one: part of the State, so that a run resumed from a saved
 // State repeats the uninterrupted run bit for bit. The steppers take it as an argument.
+// A contact of a resting group as the last contact stage left it (StepMemory::resting).
+struct RestingContact {
+  int bodyA = -1, bodyB = -1, plane = -1;  // as ContactManifold
+  Vec3 point = Vec3::Zero();               // Contact::pointA, world, m
+  double force = 0.0;                      // normal force, N
+  Vec3 friction = Vec3::Zero();            // friction force on A, world, N
+};
+
 struct StepMemory {
   std::vector<Vec3> impulses;      // sequential impulses: last step's impulse per constraint (warm start), N s
   std::vector<std::uint8_t> assembled;  // projection: the constraint has been met (|D| <= 1e-3) since it became active
@@ -109,6 +117,9 @@ struct StepMemory {
   // contacts: the pairs of bodies (lower index first, ascending) passing through each other since
   // one of them met the other while its joints assembled, until they come apart (ContactStage)
   std::vector<std::pair<int, int>> passing;
+  // contacts: the last contact stage's contacts that rested, with their forces, for the next
+  // stage's friction sweeps to start from (ContactStage::resolve)
+  std::vector<RestingContact> resting;
 };
 
 struct State {
