@@ -64,6 +64,7 @@ struct ContactRow {
   // friction: the rows of two tangent directions (t1, t2 = n x t1) per side, like jac with t for n
   Vec6 tangent[2][2];          // [side][direction]
   double friction = 0.0, staticFriction = 0.0;  // the pair's coefficients
+  double rolling = 0.0;        // the pair's rolling resistance, m (the sum of its two)
   Vec3 point = Vec3::Zero(), normal = Vec3::Zero();  // the contact's midpoint and the manifold's normal (B to A)
   int manifold = -1;           // its manifold's index (one pair of bodies, or a body and a plane)
   bool near = false;           // not touching yet, apart by -depth < kNearMargin: a row of the overlap projection only
@@ -86,11 +87,12 @@ std::pair<Vec3, Vec3> tangents(const Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
-// A resting group's impulses of the last step, per contact of this one (NaN: the last step did
-// not have the contact), for frictionPhase to start from (see ContactStage::resolve).
+// A resting group's impulses of the last step, per contact of this one, for frictionPhase to
+// start from (see ContactStage::resolve): normal and friction (normal NaN: none), and rolling
+// resistance's (x NaN: none).
 struct Warm {
   std::vector<double> normal;
-  std::vector<Eigen::Vector2d> friction;
+  std::vector<Eigen::Vector2d> friction, rolling;
 };
 
 // m: how far a resting contact's point may have moved since the last step and still start from
@@ -116,6 +118,16 @@ constexpr double kStickingSlip = 1e-12;
 //     a box with mu_k = 0.3 < tan theta = 0.42 < mu_s = 0.5 slid down as if it had no static
 //     friction.) A slider stops when one step's impulse within mu_s lambda_n stops it, where
 //     Coulomb's stops it at v = 0 with mu_k: at most the step's kick sooner;
+//   rolling resistance, where the pair has it (mu_r, m): per contact a 2 x 2 block on the two
+//     bodies' relative turn about the tangents, rows (0, t_d) on A and (0, -t_d) on B: a torque
+//     in the contact's plane against the rolling, at most mu_r lambda_n (the normal force's line
+//     moved mu_r ahead of the contact as the surfaces give; rolling friction as Bullet and MuJoCo
+//     have it). The same law as friction's with mu_s = mu_k = mu_r: it stops the roll where that
+//     takes at most mu_r lambda_n, else gives mu_r lambda_n against it. A solid ball of radius r
+//     rolling on a level floor: m a = F, I a / r = -F r - tau (rolling: w = v / r), so
+//     a (m r + I / r) = -tau and with tau = mu_r m g, I = 2/5 m r^2 it slows at 5/7 g mu_r / r;
+//     at rest on a slope it is held while F r = tau, F = m g sin theta, tau <= mu_r m g cos theta:
+//     tan theta <= mu_r / r, and steeper it rolls down at 5/7 g (sin theta - mu_r / r cos theta);
 //   normals: lambda_n <- max(0, lambda_n + (c - v_n) / w), c the normal rate the exact solve gave
 //     (0 resting, the bounce's speed bouncing), so friction's torque is answered by the normals
 //     (a box held on a slope leans on its downhill edge and does not tip); a contact the exact
@@ -148,9 +160,10 @@ constexpr double kStickingSlip = 1e-12;
 // here after the normal rows' targets are read: NaN where it has none)
 int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
                    const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
-                   std::vector<Eigen::Vector2d>& out, const Warm* warm = nullptr) {
+                   std::vector<Eigen::Vector2d>& out, std::vector<Eigen::Vector2d>& rollingOut, const Warm* warm = nullptr) {
   const std::vector<Eigen::Vector2d> start = out.size() == contactRows.size() ? out : std::vector<Eigen::Vector2d>{};
   out.assign(contactRows.size(), Eigen::Vector2d::Zero());
+  rollingOut.assign(contactRows.size(), Eigen::Vector2d::Zero());
   std::vector<Mat3> invI(p.bodies.size());
   for (std::size_t k = 0; k < p.bodies.size(); ++k) invI[k] = p.bodies[k].inertia.inverse();
   const auto inverseMetric = [&](int b, const Vec6& j) {
@@ -163,9 +176,10 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     int body[2] = {-1, -1};    // group-local
     Vec6 t[2][2], w[2][2];     // [side][direction]: J_t and M^-1 J_t^T
     Eigen::Matrix2d W, inverseW;
-    double stick = 0.0, slide = 0.0;  // mu_s (at least mu_k) and mu_k
+    double stick = 0.0, slide = 0.0;  // mu_s (at least mu_k) and mu_k; rolling: the pair's rolling resistance (m), both
     Eigen::Vector2d f = Eigen::Vector2d::Zero();
     std::size_t row = 0;       // its normal row in p
+    bool rolling = false;      // the rolling resistance's block (angular rows), else friction's
   };
   const auto rate = [&](const Block& b) {
     Eigen::Vector2d v = Eigen::Vector2d::Zero();
@@ -178,25 +192,29 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     const ContactRow& cr = rows[std::size_t(contactRows[i])];
     // (every contact: one the exact solve left without a normal impulse, a fourth corner of a
     // box, may take one as the normals answer friction's torque)
-    if (!(std::max(cr.friction, cr.staticFriction) > 0.0)) continue;
-    Block b;
-    b.row = i;
-    Eigen::Matrix2d W = Eigen::Matrix2d::Zero();
-    for (int s = 0; s < 2 && cr.body[s] >= 0; ++s) {
-      b.body[s] = local[std::size_t(cr.body[s])];
-      for (int d = 0; d < 2; ++d) {
-        b.t[s][d] = cr.tangent[s][d];
-        b.w[s][d] = inverseMetric(b.body[s], b.t[s][d]);
+    for (const bool rolling : {false, true}) {
+      Block b;
+      b.row = i;
+      b.rolling = rolling;
+      b.slide = rolling ? cr.rolling : cr.friction;
+      b.stick = rolling ? cr.rolling : std::max(cr.friction, cr.staticFriction);
+      if (!(b.stick > 0.0)) continue;
+      Eigen::Matrix2d W = Eigen::Matrix2d::Zero();
+      for (int s = 0; s < 2 && cr.body[s] >= 0; ++s) {
+        b.body[s] = local[std::size_t(cr.body[s])];
+        for (int d = 0; d < 2; ++d) {
+          if (rolling) b.t[s][d] << Vec3::Zero(), cr.tangent[s][d].head<3>();  // the turn about t_d, +A -B
+          else b.t[s][d] = cr.tangent[s][d];
+          b.w[s][d] = inverseMetric(b.body[s], b.t[s][d]);
+        }
+        for (int d = 0; d < 2; ++d)
+          for (int e = 0; e < 2; ++e) W(d, e) += b.t[s][d].dot(b.w[s][e]);
       }
-      for (int d = 0; d < 2; ++d)
-        for (int e = 0; e < 2; ++e) W(d, e) += b.t[s][d].dot(b.w[s][e]);
+      b.W = W;
+      b.inverseW = W.inverse();
+      if (!start.empty() && !rolling) b.f = start[i];
+      if (b.inverseW.allFinite()) blocks.push_back(b);
     }
-    b.W = W;
-    b.inverseW = W.inverse();
-    b.slide = cr.friction;
-    b.stick = std::max(cr.friction, cr.staticFriction);
-    if (!start.empty()) b.f = start[i];
-    if (b.stick > 0.0 && b.inverseW.allFinite()) blocks.push_back(b);
   }
   if (blocks.empty()) return 0;
 
@@ -229,8 +247,8 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
       if (r.bodyB >= 0) u.segment<6>(6 * r.bodyB) += d * lines[i].wB;
     }
     for (Block& b : blocks) {
-      if (!std::isfinite(warm->normal[b.row])) continue;
-      Eigen::Vector2d f = warm->friction[b.row];
+      if (!std::isfinite(b.rolling ? warm->rolling[b.row].x() : warm->normal[b.row])) continue;
+      Eigen::Vector2d f = b.rolling ? warm->rolling[b.row] : warm->friction[b.row];
       const double bound = b.stick * impulse[long(b.row)];
       if (f.norm() > bound) f *= bound / f.norm();
       const Eigen::Vector2d d = f - b.f;
@@ -343,7 +361,7 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     }
     if (largest <= kFrictionTolerance || moved <= 1e-10 * scale) break;
   }
-  for (const Block& b : blocks) out[b.row] = b.f;
+  for (const Block& b : blocks) (b.rolling ? rollingOut : out)[b.row] = b.f;
   return swept;
 }
 
@@ -755,6 +773,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       const std::size_t a = std::size_t(c.bodyA), b = std::size_t(onPlane ? m.plane : c.bodyB);
       row.friction = std::sqrt(mat[a].y() * (onPlane ? cm.planeFriction[b] : mat[b].y()));
       row.staticFriction = std::sqrt(mat[a].z() * (onPlane ? cm.planeStaticFriction[b] : mat[b].z()));
+      row.rolling = mat[a].w() + (onPlane ? cm.planeRollingResistance[b] : mat[b].w());
       row.atJoint = c.atJoint;
       rows.push_back(row);
     }
@@ -876,7 +895,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     const bool jointRates = std::any_of(velocityProblem.rows.begin(), velocityProblem.rows.end(),
                                         [](const gauss::Row& r) { return r.equality && r.c != 0.0; });
     Eigen::VectorXd after, impulse;
-    std::vector<Eigen::Vector2d> tangential;
+    std::vector<Eigen::Vector2d> tangential, rollingTorque;  // per contact: friction's and rolling resistance's impulses
     bool met = false, again = true, rests = false;
     for (int attempt = 0; attempt < 2 && again; ++attempt) {
       again = false;
@@ -907,6 +926,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       after = compression.acceleration;
       impulse = compression.multipliers;
       tangential.clear();
+      rollingTorque.clear();
       // restitution: e' lambda more along the bouncing contacts' rows, through the same rows.
       // The velocity-level steps call this between kick and drift: u is the velocity the drift
       // will move with over the step, x' = x + h u, i.e. the motion's mean over the coming step,
@@ -976,12 +996,16 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       // their first (eight dominoes fallen against each other swept 97 times a step from the
       // frictionless result; stickingStart cannot hold them, its stuck solution asks more friction
       // of one edge than its load gives). Warm starting, as Box2D and Bullet do; not for a group
-      // that moves, whose contacts' forces change from step to step.
+      // that moves, whose contacts' forces change from step to step. A group that starts stuck
+      // keeps that start's normals and friction and takes only its rolling resistance warm (a
+      // ball held on a slope by it).
       std::optional<Warm> warm;
-      if (sweeps > kSweeps && !stuck) {
+      if (sweeps > kSweeps) {
+        constexpr double nan = std::numeric_limits<double>::quiet_NaN();
         warm.emplace();
-        warm->normal.assign(contactRows.size(), std::numeric_limits<double>::quiet_NaN());
+        warm->normal.assign(contactRows.size(), nan);
         warm->friction.assign(contactRows.size(), Eigen::Vector2d::Zero());
+        warm->rolling.assign(contactRows.size(), Eigen::Vector2d::Constant(nan));
         for (std::size_t i = 0; i < contactRows.size(); ++i) {
           const ContactRow& cr = rows[std::size_t(contactRows[i])];
           const Contact& c = m_reports[std::size_t(cr.report)].contact;
@@ -991,13 +1015,17 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
           for (const RestingContact& r : std::span(first, last))
             if ((r.point - c.pointA).norm() < kWarmReach) {
               const auto [t1, t2] = tangents(c.normal);
-              warm->normal[i] = r.force * h;
-              warm->friction[i] = h * Eigen::Vector2d(r.friction.dot(t1), r.friction.dot(t2));
+              if (!stuck) {
+                warm->normal[i] = r.force * h;
+                warm->friction[i] = h * Eigen::Vector2d(r.friction.dot(t1), r.friction.dot(t2));
+              }
+              warm->rolling[i] = h * Eigen::Vector2d(r.rolling.dot(t1), r.rolling.dot(t2));
               break;
             }
         }
       }
-      m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential, warm ? &*warm : nullptr);
+      m_frictionSweeps += frictionPhase(rows, contactRows, local, velocityProblem, sweeps, impulse, after, tangential, rollingTorque,
+                                        warm ? &*warm : nullptr);
       // Friction takes energy, never gives it. The phase holds a bouncing contact's normal rate
       // at what restitution gave it while the tangential impulse turns the body, and the normal
       // impulse that keeps that rate then can give more than friction took (Kane's paradox of
@@ -1015,6 +1043,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
           after = frictionless + s * du;
           impulse = frictionlessImpulse + s * (impulse - frictionlessImpulse);
           for (Eigen::Vector2d& f : tangential) f *= s;
+          for (Eigen::Vector2d& f : rollingTorque) f *= s;
         }
       }
       // (the energy check: see above the loop)
@@ -1052,9 +1081,10 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       if (!tangential.empty()) {
         const auto [t1, t2] = tangents(rep.contact.normal);
         rep.friction = (tangential[i].x() * t1 + tangential[i].y() * t2) / h;
+        rep.rolling = (rollingTorque[i].x() * t1 + rollingTorque[i].y() * t2) / h;
       }
       if (rests) resting.push_back({.bodyA = rep.contact.bodyA, .bodyB = rep.contact.bodyB, .plane = rep.plane,
-                                    .point = rep.contact.pointA, .force = rep.force, .friction = rep.friction});
+                                    .point = rep.contact.pointA, .force = rep.force, .friction = rep.friction, .rolling = rep.rolling});
       deep = deep || (!cr.restitutes && !cr.leaves && cr.depth > cm.slop);
     }
 

@@ -12,7 +12,7 @@ std::size_t stateBytes(const State& s) {
           s.memory.velocityIntegral.capacity()) * sizeof(Vec3) + s.memory.assembled.capacity() +
          s.memory.lawSteps.capacity() * sizeof(LawStep) +
          s.memory.passing.capacity() * sizeof(std::pair<int, int>) + s.memory.resting.capacity() * sizeof(RestingContact) +
-         p.bodyActive.capacity() + p.bodyCollides.capacity() + p.bodyMaterial.capacity() * sizeof(Vec3) +
+         p.bodyActive.capacity() + p.bodyCollides.capacity() + p.bodyMaterial.capacity() * sizeof(Eigen::Vector4d) +
          p.constraintEnabled.capacity() +
          p.tau.capacity() * sizeof(double) + p.forceEnabled.capacity() + p.force.capacity() * sizeof(ForceParams) +
          p.pathClock.capacity() * sizeof(PathClock);

@@ -129,7 +129,7 @@ Model compile(const Scene& s) {
     m.bodyNames.push_back(b.name);
     p.bodyActive.push_back(b.active ? 1 : 0);
     p.bodyCollides.push_back(b.collides ? 1 : 0);
-    p.bodyMaterial.push_back(Vec3(b.restitution, b.friction, b.staticFriction));
+    p.bodyMaterial.push_back(Eigen::Vector4d(b.restitution, b.friction, b.staticFriction, b.rollingResistance));
   }
   m.contacts.enabled = s.settings.contacts;
   m.contacts.slop = s.settings.contactSlop;
@@ -141,6 +141,7 @@ Model compile(const Scene& s) {
     m.contacts.planeRestitution.push_back(pd.restitution);
     m.contacts.planeFriction.push_back(pd.friction);
     m.contacts.planeStaticFriction.push_back(pd.staticFriction);
+    m.contacts.planeRollingResistance.push_back(pd.rollingResistance);
   }
   for (const PathDef& pd : s.paths) m.paths.emplace_back(pd);
   p.pathClock.assign(s.paths.size(), PathClock{});
@@ -244,6 +245,7 @@ void applyEvent(const Model& model, const EventModel& e, State& st) {
         else if (e.param == "restitution") p.bodyMaterial[i].x() = e.value.x();
         else if (e.param == "friction") p.bodyMaterial[i].y() = e.value.x();
         else if (e.param == "static_friction") p.bodyMaterial[i].z() = e.value.x();
+        else if (e.param == "rolling_resistance") p.bodyMaterial[i].w() = e.value.x();
         break;
       }
       // create: the body appears with the pose and momenta its definition gives;

@@ -63,9 +63,9 @@ struct ContactModel {
   bool enabled = false;              // settings.contacts
   double slop = 1e-6;                // settings.contact_slop, m
   std::vector<CollisionBody> shapes; // per body
-  // per plane: restitution, friction (sliding), static friction
+  // per plane: restitution, friction (sliding), static friction, rolling resistance (m)
   std::vector<GroundPlane> planes;
-  std::vector<double> planeRestitution, planeFriction, planeStaticFriction;
+  std::vector<double> planeRestitution, planeFriction, planeStaticFriction, planeRollingResistance;
 };
 
 struct Model {

@@ -48,12 +48,15 @@ struct BodyDef {
   // Contacts (settings.contacts; core/contact.h): whether the body touches others at all, its
   // Poisson restitution coefficient (a pair takes the larger of its two), its Coulomb friction
   // coefficients while sliding and while sticking (a pair takes the geometric mean of its two),
+  // its rolling resistance (the lever arm, m, of the torque that opposes rolling: at most that
+  // times the normal force; a pair takes the sum of its two, as each one's give adds to it),
   // and its collision filter: bodies i and j touch only if (group_i & mask_j) and
   // (group_j & mask_i) are non-zero.
   bool collides = true;
   double restitution = 0.5;
   double friction = 0.5;
   double staticFriction = 0.5;
+  double rollingResistance = 0.0;         // m
   std::uint32_t collisionGroup = 1;
   std::uint32_t collisionMask = 0xffffffffu;
 };
@@ -66,6 +69,7 @@ struct PlaneDef {
   double restitution = 0.5;               // Poisson's coefficient (a pair takes the larger)
   double friction = 0.5;                  // Coulomb, sliding and sticking (a pair: geometric mean)
   double staticFriction = 0.5;
+  double rollingResistance = 0.0;         // m (a pair: the sum)
   bool operator==(const PlaneDef&) const = default;
 };
 

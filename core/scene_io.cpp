@@ -254,6 +254,7 @@ BodyDef readBody(const json& v, const std::string& where) {
   b.restitution = o.number("restitution", b.restitution);
   b.friction = o.number("friction", b.friction);
   b.staticFriction = o.number("static_friction", b.staticFriction);
+  b.rollingResistance = o.number("rolling_resistance", b.rollingResistance);
   if (const json* g = o.get("collision_group")) b.collisionGroup = filterBits(*g, o.at("collision_group"));
   if (const json* m = o.get("collision_mask")) b.collisionMask = filterBits(*m, o.at("collision_mask"));
   if (const json* pts = o.get("points")) {
@@ -283,6 +284,7 @@ json writeBody(const BodyDef& b) {
   if (b.restitution != BodyDef{}.restitution) j["restitution"] = b.restitution;
   if (b.friction != BodyDef{}.friction) j["friction"] = b.friction;
   if (b.staticFriction != BodyDef{}.staticFriction) j["static_friction"] = b.staticFriction;
+  if (b.rollingResistance != BodyDef{}.rollingResistance) j["rolling_resistance"] = b.rollingResistance;
   if (b.collisionGroup != BodyDef{}.collisionGroup) j["collision_group"] = b.collisionGroup;
   if (b.collisionMask != BodyDef{}.collisionMask) j["collision_mask"] = b.collisionMask;
   if (!b.points.empty()) {
@@ -692,6 +694,7 @@ Scene sceneFromJson(const std::string& text) {
     pd.restitution = pl.number("restitution", pd.restitution);
     pd.friction = pl.number("friction", pd.friction);
     pd.staticFriction = pl.number("static_friction", pd.staticFriction);
+    pd.rollingResistance = pl.number("rolling_resistance", pd.rollingResistance);
     pl.rejectUnknownKeys();
     s.planes.push_back(pd);
   });
@@ -722,9 +725,11 @@ std::string sceneToJson(const Scene& s) {
   root["nails"] = nails;
   if (!s.planes.empty()) {
     json planes = json::array();
-    for (const PlaneDef& p : s.planes)
+    for (const PlaneDef& p : s.planes) {
       planes.push_back({{"name", p.name}, {"point", vec(p.point)}, {"normal", vec(p.normal)}, {"restitution", p.restitution},
                         {"friction", p.friction}, {"static_friction", p.staticFriction}});
+      if (p.rollingResistance != PlaneDef{}.rollingResistance) planes.back()["rolling_resistance"] = p.rollingResistance;
+    }
     root["planes"] = planes;
   }
   root["paths"] = paths;

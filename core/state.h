@@ -55,10 +55,10 @@ struct Params {
   Vec3 gravity = Vec3::Zero();                // m/s^2
   bool gravityOn = true;
   std::vector<std::uint8_t> bodyActive;       // per body: exists now
-  // per body, for the contact stage: whether it collides, and its restitution, friction and
-  // static friction (x, y, z); the scene's values, which events may set
+  // per body, for the contact stage: whether it collides, and its restitution, friction, static
+  // friction and rolling resistance (x, y, z, w); the scene's values, which events may set
   std::vector<std::uint8_t> bodyCollides;
-  std::vector<Vec3> bodyMaterial;
+  std::vector<Eigen::Vector4d> bodyMaterial;
   std::vector<std::uint8_t> constraintEnabled;
   std::vector<double> tau;                    // per constraint, s
   std::vector<std::uint8_t> forceEnabled;
@@ -94,6 +94,7 @@ struct RestingContact {
   Vec3 point = Vec3::Zero();               // Contact::pointA, world, m
   double force = 0.0;                      // normal force, N
   Vec3 friction = Vec3::Zero();            // friction force on A, world, N
+  Vec3 rolling = Vec3::Zero();             // rolling resistance's torque on A, world, N m
 };
 
 struct StepMemory {

@@ -12,6 +12,8 @@ namespace tether::core {
 
 namespace {
 
+constexpr const char* kRollingRange = "(m: the torque that opposes rolling is at most this times the normal force; 0 rolls freely)";
+
 [[noreturn]] void invalid(const std::string& where, const std::string& what) { throw SceneError(where + ": " + what); }
 
 std::string idx(const char* list, size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
@@ -151,6 +153,7 @@ void validateBody(const BodyDef& b, const std::string& w) {
   inRange(b.restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
   inRange(b.friction, 0.0, 10.0, w + ".friction", "(Coulomb's coefficient: 0 slides freely)");
   inRange(b.staticFriction, 0.0, 10.0, w + ".static_friction", "(Coulomb's coefficient: 0 slides freely)");
+  inRange(b.rollingResistance, 0.0, 1.0, w + ".rolling_resistance", kRollingRange);
   const auto builtIn = shapePoints(b);
   for (size_t i = 0; i < b.points.size(); ++i) {
     const std::string pw = w + ".points." + b.points[i].name;
@@ -338,6 +341,8 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
           inRange(v, 0.0, 1.0, w + ".value", "(0: no bounce, 1: elastic)");
         } else if (e.param == "friction" || e.param == "static_friction") {
           inRange(v, 0.0, 10.0, w + ".value", "(Coulomb's coefficient: 0 slides freely)");
+        } else if (e.param == "rolling_resistance") {
+          inRange(v, 0.0, 1.0, w + ".value", kRollingRange);
         } else {
           std::string list;
           for (const ParamSpec& p : settableBodyParams()) list += (list.empty() ? "" : ", ") + std::string(p.name);
@@ -363,7 +368,7 @@ std::vector<ParamSpec> settableParams(ForceKind kind) {
 }
 
 std::vector<ParamSpec> settableBodyParams() {
-  return {{"collides", 1}, {"restitution", 1}, {"friction", 1}, {"static_friction", 1}};
+  return {{"collides", 1}, {"restitution", 1}, {"friction", 1}, {"static_friction", 1}, {"rolling_resistance", 1}};
 }
 
 namespace {
@@ -438,6 +443,7 @@ void validateScene(const Scene& s) {
     inRange(s.planes[i].restitution, 0.0, 1.0, w + ".restitution", "(0: no bounce, 1: elastic)");
     inRange(s.planes[i].friction, 0.0, 10.0, w + ".friction", "(Coulomb's coefficient: 0 slides freely)");
     inRange(s.planes[i].staticFriction, 0.0, 10.0, w + ".static_friction", "(Coulomb's coefficient: 0 slides freely)");
+    inRange(s.planes[i].rollingResistance, 0.0, 1.0, w + ".rolling_resistance", kRollingRange);
   }
   for (size_t i = 0; i < s.forces.size(); ++i) validateForce(s.forces[i], names, idx("forces", i));
   for (size_t i = 0; i < s.constraints.size(); ++i) validateConstraint(s, s.constraints[i], names, idx("constraints", i));

@@ -642,6 +642,8 @@ void Inspector::buildBody(const core::BodyDef& b) {
             timed("friction"));
   addDouble(tr("Static friction"), QString(), b.staticFriction, -kBig, kBig, [=](Scene& s, double v) { body(s).staticFriction = v; },
             4, timed("static_friction"));
+  addDouble(tr("Rolling resistance"), QStringLiteral("m"), b.rollingResistance, -kBig, kBig,
+            [=](Scene& s, double v) { body(s).rollingResistance = v; }, 4, timed("rolling_resistance"));
   addBits(tr("Collision group"), b.collisionGroup, [=](Scene& s, std::uint32_t v) { body(s).collisionGroup = v; });
   addBits(tr("Collision mask"), b.collisionMask, [=](Scene& s, std::uint32_t v) { body(s).collisionMask = v; });
   QStringList pts;
@@ -670,6 +672,8 @@ void Inspector::buildPlane(const core::PlaneDef& p) {
   addDouble(tr("Restitution"), QString(), p.restitution, -kBig, kBig, [=](Scene& s, double v) { plane(s).restitution = v; });
   addDouble(tr("Friction"), QString(), p.friction, -kBig, kBig, [=](Scene& s, double v) { plane(s).friction = v; });
   addDouble(tr("Static friction"), QString(), p.staticFriction, -kBig, kBig, [=](Scene& s, double v) { plane(s).staticFriction = v; });
+  addDouble(tr("Rolling resistance"), QStringLiteral("m"), p.rollingResistance, -kBig, kBig,
+            [=](Scene& s, double v) { plane(s).rollingResistance = v; });
 }
 
 void Inspector::buildPath(const core::PathDef& p) {

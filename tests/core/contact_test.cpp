@@ -536,7 +536,10 @@ TEST(Contacts, TheSceneFileHoldsPlanesMaterialsAndFiltersAndNamesBadValues) {
   s.bodies[0].collides = false;
   s.bodies[0].collisionGroup = 6;
   s.bodies[0].collisionMask = 0xfffffff0u;
+  s.bodies[0].rollingResistance = 0.003;
+  s.planes[0].rollingResistance = 0.001;
   const Scene back = sceneFromJson(sceneToJson(s));
+  EXPECT_EQ(back.bodies[0].rollingResistance, 0.003);
   EXPECT_EQ(back.planes, s.planes);
   EXPECT_TRUE(back.settings.contacts);
   EXPECT_EQ(back.settings.contactSlop, 2e-6);
@@ -562,6 +565,9 @@ TEST(Contacts, TheSceneFileHoldsPlanesMaterialsAndFiltersAndNamesBadValues) {
   EXPECT_NE(error(head + R"("planes":[{"name":"p"}],"bodies":[{"name":"p","type":"sphere"}]})").find("duplicate name"),
             std::string::npos);
   EXPECT_NE(error(head + R"("settings":{"contact_slop":-1}})").find("settings.contact_slop"), std::string::npos);
+  EXPECT_NE(error(head + R"("bodies":[{"name":"b","type":"sphere","rolling_resistance":-0.1}]})").find("bodies[0].rolling_resistance: must be between 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(error(head + R"("planes":[{"name":"p","rolling_resistance":2}]})").find("planes[0].rolling_resistance"), std::string::npos);
 }
 
 // A solid ball on a slope, by friction alone (no rolling constraint): with I = 2/5 m r^2 about
@@ -630,6 +636,81 @@ TEST(Contacts, ABallRollsDownASlopeWithoutSlippingByFriction) {
   }
 }
 
+// Rolling resistance (core/contact.cpp, frictionPhase): a torque against a contact's rolling of
+// at most mu_r times its normal force, mu_r the pair's lever arm (the ball's plus the floor's).
+// A solid ball (I = 2/5 m r^2) rolling on a level floor: m a = F and I a / r = -F r - mu_r m g
+// give a = -5/7 g mu_r / r, so from v0 it stops after v0 / a, having rolled v0^2 / (2 a), and then
+// stays. On a slope it is held while tan theta <= mu_r / r; steeper it rolls down at
+// 5/7 g (sin theta - mu_r / r cos theta). Its slope is turned off the axes (as the friction
+// test's is), its fall line along no coordinate.
+TEST(Contacts, RollingResistanceSlowsARollingBallAndHoldsItOnAGentleSlope) {
+  const double r = 0.1, mur = 0.002, g = 9.81, turn = 0.7;
+  const auto scene = [&](double theta, double v0) {
+    const Eigen::AngleAxisd q(turn, Vec3::UnitZ());
+    const Vec3 n = q * Vec3(-std::sin(theta), 0.0, std::cos(theta)), down = q * Vec3(-std::cos(theta), 0.0, -std::sin(theta));
+    Scene s = contactScene();
+    s.planes[0].normal = n;
+    BodyDef b = sphere("ball", (r - 5e-7) * n, r);
+    b.rollingResistance = mur;
+    b.velocity = v0 * down;
+    b.angularVelocity = n.cross(down) * (v0 / r);  // rolling: the touching point -r n at rest
+    s.bodies.push_back(b);
+    return std::pair{s, down};
+  };
+  const auto ball = [&](double theta, double v0) {
+    auto [s, down] = scene(theta, v0);
+    return std::pair{simulate(s), down};
+  };
+  {
+    auto [sim, down] = ball(0.0, 1.0);
+    const double m = sim->model().bodies[0].mass, a = 5.0 / 7.0 * g * mur / r;
+    const Vec3 start = sim->state().bodies[0].x;
+    ASSERT_TRUE(sim->advanceTo(1.0).ok);
+    const double v1 = sim->state().bodies[0].P.dot(down) / m;
+    ASSERT_TRUE(sim->advanceTo(5.0).ok);
+    const double v5 = sim->state().bodies[0].P.dot(down) / m;
+    EXPECT_NEAR(v1 - v5, 4.0 * a, 1e-3 * 4.0 * a);
+    ASSERT_TRUE(sim->advanceTo(9.0).ok);  // it stopped at 1 / a = 7.1 s
+    EXPECT_NEAR((sim->state().bodies[0].x - start).dot(down), 1.0 / (2.0 * a), 2e-3 / (2.0 * a));
+    const Vec3 stopped = sim->state().bodies[0].x;
+    ASSERT_TRUE(sim->advanceTo(12.0).ok);
+    EXPECT_LT((sim->state().bodies[0].x - stopped).norm(), 1e-6);
+    EXPECT_LT(sim->state().bodies[0].L.norm(), 1e-9);
+  }
+  {
+    auto [sim, down] = ball(std::atan(0.8 * mur / r), 0.0);  // held
+    const Vec3 start = sim->state().bodies[0].x;
+    ASSERT_TRUE(sim->advanceTo(5.0).ok);
+    EXPECT_LT((sim->state().bodies[0].x - start).norm(), 1e-6);
+  }
+  {
+    const double theta = std::atan(2.0 * mur / r);  // rolls down
+    auto [sim, down] = ball(theta, 0.0);
+    const double m = sim->model().bodies[0].mass;
+    ASSERT_TRUE(sim->advanceTo(0.5).ok);
+    const double v1 = sim->state().bodies[0].P.dot(down) / m;
+    ASSERT_TRUE(sim->advanceTo(2.5).ok);
+    const double v2 = sim->state().bodies[0].P.dot(down) / m;
+    const double a = 5.0 / 7.0 * g * (std::sin(theta) - mur / r * std::cos(theta));
+    EXPECT_NEAR(v2 - v1, 2.0 * a, 1e-3 * 2.0 * a);
+  }
+  {
+    // none until an event sets it at 1 s: the ball keeps its speed, then slows as above
+    auto [s, down] = scene(0.0, 1.0);
+    s.bodies[0].rollingResistance = 0.0;
+    s.events.push_back({.time = 1.0, .action = EventAction::Set, .target = "ball", .param = "rolling_resistance", .value = {mur}});
+    EXPECT_EQ(sceneFromJson(sceneToJson(s)).events, s.events);
+    auto timed = simulate(s);
+    const double m = timed->model().bodies[0].mass, a = 5.0 / 7.0 * g * mur / r;
+    ASSERT_TRUE(timed->advanceTo(0.9).ok);
+    EXPECT_NEAR(timed->state().bodies[0].P.dot(down) / m, 1.0, 1e-5);  // (0.9 a = 0.13 with it)
+    ASSERT_TRUE(timed->advanceTo(2.0).ok);
+    const double v2 = timed->state().bodies[0].P.dot(down) / m;
+    ASSERT_TRUE(timed->advanceTo(4.0).ok);
+    EXPECT_NEAR(v2 - timed->state().bodies[0].P.dot(down) / m, 2.0 * a, 1e-3 * 2.0 * a);
+  }
+}
+
 // Timeline events switch a body's collisions and set its materials: a ball bouncing with e = 0.8
 // stops bouncing once an event sets its restitution to 0, and falls through the floor once
 // another switches its collisions off. The events round-trip through the file; bad ones are named.
@@ -666,6 +747,8 @@ TEST(Contacts, EventsSwitchCollisionsAndSetMaterials) {
   EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"restitution","value":1.5}])").find("events[0].value"),
             std::string::npos);
   EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"collides","value":0.5}])").find("1 (on) or 0 (off)"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"rolling_resistance","value":-1}])").find("events[0].value"),
             std::string::npos);
   EXPECT_NE(error(R"([{"time":1,"action":"set","target":"b","param":"mass","value":2}])").find("has no parameter \"mass\""),
             std::string::npos);

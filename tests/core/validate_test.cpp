@@ -444,7 +444,7 @@ TEST(Validate, EventsMustFitTheirTargets) {
       {"a constant force negative (fine: a direction)", [](Scene& s) { s.events[9].value = {-1.0, -2.0, 0.0}; }, "(no error)"},
       // set: nothing else
       {"set a body's stiffness", [](Scene& s) { s.events[4].target = "ball"; },
-       "events[4].param: a body has no parameter \"stiffness\" (it has: collides, restitution, friction, static_friction)"},
+       "events[4].param: a body has no parameter \"stiffness\" (it has: collides, restitution, friction, static_friction, rolling_resistance)"},
       {"set a body's friction past 10", [](Scene& s) { s.events[4].target = "ball"; s.events[4].param = "friction"; },
        "events[4].value: must be between 0 and 10 (Coulomb's coefficient: 0 slides freely) (is 30)"},
       {"set a nail", [](Scene& s) { s.events[4].target = "n2"; },

@@ -267,6 +267,12 @@ class ContactsTest : public QObject {
     QCOMPARE(doc.scene().bodies[0].staticFriction, core::BodyDef{}.staticFriction);
     QVERIFY2(!inspectorSays(w, "bodies[0].static_friction: must be between 0 and 10").isEmpty(),
              "a negative friction is refused with the validator's reason");
+    QVERIFY(typeInto(w, "Rolling resistance", "0.002"));
+    QCOMPARE(doc.scene().bodies[0].rollingResistance, 0.002);
+    QVERIFY(typeInto(w, "Rolling resistance", "5"));
+    QCOMPARE(doc.scene().bodies[0].rollingResistance, 0.002);
+    QVERIFY2(!inspectorSays(w, "bodies[0].rolling_resistance: must be between 0 and 1").isEmpty(),
+             qPrintable(inspectorSays(w, "Not applied")));
     QVERIFY(typeInto(w, "Restitution", "-0.1"));
     QCOMPARE(doc.scene().bodies[0].restitution, 0.25);
     QVERIFY2(!inspectorSays(w, "bodies[0].restitution: must be between 0 and 1").isEmpty(),
@@ -284,8 +290,9 @@ class ContactsTest : public QObject {
     QCOMPARE(doc.scene().bodies[0].collisionMask, 12u);
     QTest::qWait(10);
     QCOMPARE(w.inspector()->findChild<QLineEdit*>("Collision mask")->text(), QStringLiteral("0x0000000c"));
-    for (int i = 0; i < 5; ++i) doc.undoStack()->undo();
+    for (int i = 0; i < 6; ++i) doc.undoStack()->undo();
     QCOMPARE(b.collides, true);
+    QCOMPARE(b.rollingResistance, 0.0);
     QCOMPARE(b.restitution, core::BodyDef{}.restitution);
     QCOMPARE(b.friction, core::BodyDef{}.friction);
     QCOMPARE(b.collisionGroup, 1u);
