@@ -49,10 +49,11 @@ std::shared_ptr<const SceneGeometry> sceneGeometry(const Scene& scene, const Mod
       for (const Keyframe& k : d.keyframes) pg.keyframes.push_back(k.position);
     g->paths.push_back(std::move(pg));
   }
-  for (int d : model.constraintDef) {
-    const ConstraintDef& c = scene.constraints[size_t(d)];
+  for (size_t j = 0; j < model.constraintDef.size(); ++j) {
+    const ConstraintDef& c = scene.constraints[size_t(model.constraintDef[j])];
     g->constraintNames.push_back(c.name);
     g->constraintDefs.push_back(c);
+    g->constraintTurns.push_back(j < model.constraintUnit.size() && std::string_view(model.constraintUnit[j]) == "rad");
   }
   for (const ForceDef& f : scene.forces) {
     g->forceNames.push_back(f.name);

@@ -40,6 +40,7 @@ struct SceneGeometry {
   // per runtime constraint (Model order: a definition's parts each have an entry)
   std::vector<std::string> constraintNames;
   std::vector<ConstraintDef> constraintDefs;     // the definition (its type draws guides from it)
+  std::vector<std::uint8_t> constraintTurns;     // its deviation is a turn (rad): its two points are the bodies' centres
   std::vector<std::string> forceNames;
   std::vector<ForceKind> forceKinds;
 };

@@ -46,7 +46,7 @@ struct ParamSpec {
   int size;
 };
 std::vector<ParamSpec> settableParams(ForceKind kind);
-// Bodies (the contact stage's): "collides" (1 or 0), "restitution", "friction", "static_friction".
+// Bodies (the contact stage's): "collides" (1 or 0), "restitution", "friction", "static_friction", "rolling_resistance".
 std::vector<ParamSpec> settableBodyParams();
 // Constraints: "tau" (1). Paths: "speed" (1, local seconds per second). Gravity: "acceleration" (3).
 

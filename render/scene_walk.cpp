@@ -197,12 +197,17 @@ DrawnScene drawSnapshot(const Snapshot& snap, const Camera& cam, const ViewOptio
       const bool conflicting = std::find(hl.conflicting.begin(), hl.conflicting.end(), int(j)) != hl.conflicting.end();
       const bool redundant = std::find(hl.redundant.begin(), hl.redundant.end(), int(j)) != hl.redundant.end();
       if (view.deviationLines) {
-        out.segment(c.point[0], c.point[1], conflicting ? conflictColor() : redundant ? redundantColor() : col);
-        drawn.segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
+        // the line between its two points; not for a turn after its definition's first part (a
+        // hinge's axis alignment: its points are the bodies' centres, and the line between them,
+        // drawn beside the hinge's own point, is no joint; a helper looked for the joint there)
+        const bool firstPart = j == 0 || j >= geo.constraintNames.size() || geo.constraintNames[j - 1] != geo.constraintNames[j];
+        if (firstPart || j >= geo.constraintTurns.size() || !geo.constraintTurns[j]) {
+          out.segment(c.point[0], c.point[1], conflicting ? conflictColor() : redundant ? redundantColor() : col);
+          drawn.segments.push_back({Segment::Kind::ConstraintLine, int(j), c.point[0], c.point[1]});
+        }
         // the type's guides (a line, a plane), faded, through the constraint's second point: once
         // per definition, from its first part (a hinge's axis-alignment part drew its axis a
         // second time, through a body's centre, where a helper looked for the joint)
-        const bool firstPart = j == 0 || j >= geo.constraintNames.size() || geo.constraintNames[j - 1] != geo.constraintNames[j];
         if (j < geo.constraintDefs.size() && firstPart) {
           const core::ConstraintDef& def = geo.constraintDefs[j];
           if (const auto& guides = def.type().guides) {

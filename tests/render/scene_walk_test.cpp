@@ -601,7 +601,9 @@ TEST(SceneWalk, ConstantForcesAndTorquesAreArrows) {
 // larger they chose the torque scale ("10 nN m") and were drawn full length. A torque under a
 // millionth of what its force makes at the body's size is round-off: not drawn, no legend row.
 // The helper also saw each hinge's axis drawn twice, the second through a body's centre (its
-// axis-alignment part's guide): a definition's guides are drawn once, from its first part.
+// axis-alignment part's guide), and a line between the two bodies' centres (that part's deviation
+// line): a definition's guides are drawn once, from its first part, and a turn after the first
+// part draws no line.
 TEST(SceneWalk, APlanarFourBarDrawsNoRoundOffTorquesAndEachHingeAxisOnce) {
   const core::Scene scene = core::sceneFromJson(R"json({"bodies":[{"angular_velocity":[0.0,0.0,0.0],"density":1000.0,"length":0.30000000000000004,"name":"rod1","orientation":[1.0,0.0,0.0,0.0],"position":[-0.0,0.0,0.15000000000000002],"radius":0.02,"type":"rod","velocity":[0.0,0.0,0.0]},{"angular_velocity":[0.0,0.0,0.0],"density":1000.0,"length":1.118033988749895,"name":"rod2","orientation":[0.8506508083520399,0.0,0.5257311121191336,0.0],"position":[0.5,0.0,0.55],"radius":0.02,"type":"rod","velocity":[0.0,0.0,0.0]},{"angular_velocity":[0.0,0.0,0.0],"density":1000.0,"length":0.8,"name":"rod3","orientation":[1.0,0.0,0.0,0.0],"position":[1.0,0.0,0.4],"radius":0.02,"type":"rod","velocity":[0.0,0.0,0.0]}],"constraints":[{"enabled":true,"nail":"nail1","name":"point_to_nail1","point":"rod1.end1","type":"point_to_nail"},{"enabled":true,"nail":"nail2","name":"point_to_nail2","point":"rod3.end1","type":"point_to_nail"},{"a":"rod1.end2","axis_a":[0.0,1.0,0.0],"axis_b":[0.0,1.0,0.0],"b":"rod2.end1","enabled":true,"name":"hinge1","type":"hinge"},{"a":"rod2.end2","axis_a":[0.0,1.0,0.0],"axis_b":[0.0,1.0,0.0],"b":"rod3.end2","enabled":true,"name":"hinge2","type":"hinge"},{"enabled":true,"name":"point_to_path1","path":"path1","point":"rod1.end2","type":"point_to_path"}],"events":[],"forces":[],"format":"tether-scene","nails":[{"name":"nail1","position":[-0.0,0.0,0.0]},{"name":"nail2","position":[1.0,0.0,0.0]}],"paths":[{"center":[-0.0,0.0,0.0],"name":"path1","normal":[0.0,1.0,0.0],"period":4.0,"phase":0.0,"radius":0.30000000000000004,"type":"circle","u":[0.0,0.0,1.0]}],"settings":{"baumgarte_alpha":10.0,"baumgarte_beta":10.0,"default_tau":0.1,"dt":0.001,"duration":10.0,"gravity":[0.0,0.0,-9.81],"gravity_on":true,"integrator":"euler","max_substeps":64,"projection":true,"projection_tolerance":1e-07,"solver":"auto","solver_iterations":30,"stabilization":"tau","tolerance":1e-08},"version":1})json");
   auto model = std::make_shared<const core::Model>(core::compile(scene));
@@ -635,6 +637,10 @@ TEST(SceneWalk, APlanarFourBarDrawsNoRoundOffTorquesAndEachHingeAxisOnce) {
       } else if (!firstPart) {
         EXPECT_EQ(guides, 0) << t << " " << geometry->constraintNames[j];
       }
+      // and no line between the bodies' centres for the alignment: each part's line is its
+      // joint's (a point pair), once
+      const auto lines = Recorder::count(segs, [&](const auto& g) { return g.kind == Kind::ConstraintLine && g.index == int(j); });
+      EXPECT_EQ(lines, firstPart ? 1 : 0) << t << " " << geometry->constraintNames[j];
     }
     EXPECT_GT(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::ConstraintForce; }), 0) << t;
     EXPECT_EQ(Recorder::count(segs, [](const auto& g) { return g.kind == Kind::ConstraintTorque; }), 0) << t;
