@@ -216,10 +216,12 @@ void MainWindow::buildDocks() {
     resizeDocks({td, m_plotsDock}, {width() * 2 / 5, width() * 3 / 5}, Qt::Horizontal);
   });
   connect(m_plots, &PlotDock::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-  // recorded events land on the playhead's frame
+  // recorded events land on the playhead's frame (or on the scene's duration, where Play paused
+  // off the frames' grid)
   m_inspector->setPlayheadSource([this] {
     const auto snap = m_sim->snapshot();
-    const double f = snap->history.framePeriod;
+    const double f = snap->history.framePeriod, end = m_doc.scene().settings.duration;
+    if (std::abs(snap->t - end) <= 1e-9 * std::max(1.0, end)) return end;
     return std::max(0.0, std::round(snap->t / f) * f);
   });
 }

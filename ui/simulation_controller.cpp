@@ -190,7 +190,14 @@ bool SimulationController::nextFrame(bool loop) {
     }
   }
   dropEndedDrag();
-  const double target = (std::floor(t / m_frame + 1e-9) + 1.0) * m_frame;
+  // the next frame on the frames' grid; Play's last before the scene's duration ends at the first
+  // step at or past it, on the duration itself where it is a whole number of steps (the grid's
+  // frame past it was up to a frame late: a helper's 70 s run paused at 70.006 s)
+  double target = (std::floor(t / m_frame + 1e-9) + 1.0) * m_frame;
+  if (const double dt = m_sim->model().settings.dt; !m_loop && t < m_stopAt - 1e-9 * m_frame) {
+    const double last = std::ceil(m_stopAt / dt - 1e-9) * dt;
+    if (target > last) target = last;
+  }
   const Clock::time_point start = Clock::now();
   core::AdvanceResult r;
   try {
