@@ -407,6 +407,7 @@ void Inspector::addHeader(const QString& text) {
 
 void Inspector::addLabel(const QString& label, const QString& value, int lines) {
   auto* v = new QLabel(value);
+  v->setObjectName(label);
   v->setWordWrap(true);
   if (lines > 1) {
     v->setMinimumHeight(lines * v->fontMetrics().lineSpacing());
@@ -584,7 +585,11 @@ void Inspector::buildBody(const core::BodyDef& b) {
   // (two lines' room whether it takes one or two: it took one or two as its digits came, every
   // field under it moved under the cursor of a user clicking the next one, and the click fell on
   // a label; non-breaking spaces: a narrow dock wrapped "m²" alone onto a line of its own)
-  addLabel(tr("Inertia"), QStringLiteral("%1, %2, %3\u00a0kg\u00a0m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4),
+  // (a fixed body's is infinite, as its mass is: a fixed post showed a finite inertia beside its
+  // infinite mass, and a helper reported it)
+  addLabel(tr("Inertia"),
+           b.fixed ? tr("fixed (infinite)")
+                   : QStringLiteral("%1, %2, %3\u00a0kg\u00a0m²").arg(mp.inertia.x(), 0, 'g', 4).arg(mp.inertia.y(), 0, 'g', 4).arg(mp.inertia.z(), 0, 'g', 4),
            2);
   addDouble(tr("Density"), QStringLiteral("kg/m³"), b.density, 1e-6, kBig, [=](Scene& s, double v) { body(s).density = v; });
   switch (b.shape) {

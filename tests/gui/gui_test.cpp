@@ -290,6 +290,23 @@ class GuiTest : public QObject {
   // A helper set the duration to 180 s, played as fast as the machine goes, and the run went on
   // to 10 600 s, the history dropping its start. Play stops at the duration, says so, and goes
   // on past it when pressed again.
+  // A fixed body's mass and inertia read as infinite; a moving one's as numbers.
+  void aFixedBodysMassAndInertiaReadInfinite() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/door_on_hinge.json"));
+    const auto label = [&](const char* name) {
+      auto* l = w.inspector()->findChild<QLabel*>(name);
+      return l ? l->text() : QStringLiteral("(none)");
+    };
+    w.select({ui::Selection::Kind::Body, "post"});
+    QTRY_COMPARE(label("Mass"), QStringLiteral("fixed (infinite)"));
+    QCOMPARE(label("Inertia"), QStringLiteral("fixed (infinite)"));
+    w.select({ui::Selection::Kind::Body, "door"});
+    QTRY_VERIFY2(label("Mass").endsWith(" kg"), qPrintable(label("Mass")));
+    QVERIFY2(label("Inertia").endsWith(QStringLiteral("kg\u00a0m²")), qPrintable(label("Inertia")));
+  }
+
   void playStopsAtTheScenesDuration() {
     ui::MainWindow w;
     w.show();
