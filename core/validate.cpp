@@ -1,5 +1,6 @@
 #include "core/validate.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -358,17 +359,30 @@ void validateEvent(const EventDef& e, const Scene& s, const Names& names, const 
 
 std::vector<ParamSpec> settableParams(ForceKind kind) {
   switch (kind) {
-    case ForceKind::Spring: return {{"stiffness", 1}, {"damping", 1}, {"rest_length", 1}};
-    case ForceKind::Damping: return {{"linear", 1}, {"angular", 1}};
-    case ForceKind::TorsionSpring: return {{"stiffness", 1}, {"damping", 1}, {"rest_angle", 1}};
-    case ForceKind::ConstantForce: return {{"force", 3}};
-    case ForceKind::ConstantTorque: return {{"torque", 3}};
+    case ForceKind::Spring: return {{"stiffness", 1, "N/m"}, {"damping", 1, "N s/m"}, {"rest_length", 1, "m"}};
+    case ForceKind::Damping: return {{"linear", 1, "N s/m"}, {"angular", 1, "N m s/rad"}};
+    case ForceKind::TorsionSpring: return {{"stiffness", 1, "N m/rad"}, {"damping", 1, "N m s/rad"}, {"rest_angle", 1, "rad"}};
+    case ForceKind::ConstantForce: return {{"force", 3, "N"}};
+    case ForceKind::ConstantTorque: return {{"torque", 3, "N m"}};
   }
   return {};
 }
 
 std::vector<ParamSpec> settableBodyParams() {
-  return {{"collides", 1}, {"restitution", 1}, {"friction", 1}, {"static_friction", 1}, {"rolling_resistance", 1}};
+  return {{"collides", 1}, {"restitution", 1}, {"friction", 1}, {"static_friction", 1}, {"rolling_resistance", 1, "m"}};
+}
+
+std::vector<ParamSpec> settableParams(const Scene& scene, const std::string& target) {
+  if (target == "gravity") return {{"acceleration", 3, "m/s²"}};
+  const auto named = [&](const auto& list) {
+    return std::any_of(list.begin(), list.end(), [&](const auto& x) { return x.name == target; });
+  };
+  if (named(scene.bodies)) return settableBodyParams();
+  if (named(scene.constraints)) return {{"tau", 1, "s"}};
+  if (named(scene.paths)) return {{"speed", 1}};
+  for (const ForceDef& f : scene.forces)
+    if (f.name == target) return settableParams(f.kind);
+  return {};
 }
 
 namespace {

@@ -40,14 +40,18 @@ struct Limits {
   static constexpr int kMaxConstraintsPerBody = 400;
 };
 
-// Parameters a "set" event may change, and how many numbers each takes (1 or 3).
+// Parameters a "set" event may change, how many numbers each takes (1 or 3), and their unit.
 struct ParamSpec {
   const char* name;
   int size;
+  const char* unit = "";  // as the scene format gives it ("" for a pure number)
 };
 std::vector<ParamSpec> settableParams(ForceKind kind);
 // Bodies (the contact stage's): "collides" (1 or 0), "restitution", "friction", "static_friction", "rolling_resistance".
 std::vector<ParamSpec> settableBodyParams();
 // Constraints: "tau" (1). Paths: "speed" (1, local seconds per second). Gravity: "acceleration" (3).
+// The parameters of whatever the scene's target names (a body, force, constraint or path, or
+// "gravity"); none for a name it does not have.
+std::vector<ParamSpec> settableParams(const Scene& scene, const std::string& target);
 
 }  // namespace tether::core

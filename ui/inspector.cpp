@@ -25,6 +25,7 @@
 #include "core/scene_edit.h"
 #include "core/scene_io.h"
 #include "core/stability.h"
+#include "core/validate.h"
 
 namespace tether::ui {
 
@@ -567,11 +568,15 @@ void Inspector::buildEvent(size_t i, const core::EventDef& e) {
   if (e.action == core::EventAction::Set) what += QStringLiteral(" %1").arg(QString::fromStdString(e.param));
   addLabel(tr("Does"), what);
   addDouble(tr("Time"), QStringLiteral("s"), e.time, 0.0, kBig, [i](Scene& s, double v) { s.events[i].time = v; }, 6);
+  // (in the parameter's unit: a helper could not tell what a set's value was in)
+  QString unit;
+  for (const core::ParamSpec& ps : core::settableParams(m_doc.scene(), e.target))
+    if (ps.name == e.param) unit = QString::fromUtf8(ps.unit);
   if (e.action == core::EventAction::Set && e.value.size() == 3)
-    addVec3(tr("Value"), QString(), Vec3(e.value[0], e.value[1], e.value[2]),
+    addVec3(tr("Value"), unit, Vec3(e.value[0], e.value[1], e.value[2]),
             [i](Scene& s, const Vec3& v) { s.events[i].value = {v.x(), v.y(), v.z()}; });
   else if (e.action == core::EventAction::Set && e.value.size() == 1)
-    addDouble(tr("Value"), QString(), e.value[0], -kBig, kBig, [i](Scene& s, double v) { s.events[i].value = {v}; }, 6);
+    addDouble(tr("Value"), unit, e.value[0], -kBig, kBig, [i](Scene& s, double v) { s.events[i].value = {v}; }, 6);
   addLabel(QString(), tr("Delete (in the outliner or on the timeline) removes it; its marker drags along the timeline."));
 }
 

@@ -583,23 +583,17 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
       act(tr("Enable at %1 s").arg(t), EventAction::Enable);
       act(tr("Disable at %1 s").arg(t), EventAction::Disable);
     }
-    std::vector<core::ParamSpec> params;
-    if (kind == Lane::Kind::Body) params = core::settableBodyParams();
-    if (kind == Lane::Kind::Path) params = {{"speed", 1}};
-    if (kind == Lane::Kind::Gravity) params = {{"acceleration", 3}};
-    if (kind == Lane::Kind::Constraint) params = {{"tau", 1}};
-    if (kind == Lane::Kind::Force)
-      for (const core::ForceDef& f : s.forces)
-        if (f.name == name) params = core::settableParams(f.kind);
-    for (const core::ParamSpec& ps : params) {
+    for (const core::ParamSpec& ps : core::settableParams(s, name)) {
       const std::string param = ps.name;
       const int size = ps.size;
-      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, t] {
+      // the prompt names what to type and its unit: "stiffness (N/m):", "force (x y z, N):"
+      QStringList what;
+      if (size == 3) what << QStringLiteral("x y z");
+      if (*ps.unit) what << QString::fromUtf8(ps.unit);
+      const QString prompt = QString::fromUtf8(ps.name) + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what.join(QStringLiteral(", ")))) + QLatin1Char(':');
+      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, prompt, t] {
         bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)),
-                                                   size == 3 ? tr("%1 (x y z):").arg(QString::fromStdString(param))
-                                                             : tr("%1:").arg(QString::fromStdString(param)),
-                                                   QLineEdit::Normal, QString(), &ok);
+        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)), prompt, QLineEdit::Normal, QString(), &ok);
         if (!ok) return;
         std::vector<double> v;
         for (const QString& part : text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {

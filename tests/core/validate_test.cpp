@@ -400,6 +400,29 @@ TEST(Validate, ConstraintFieldsAreCheckedByTheirKind) {
   });
 }
 
+// What a set event may change on each kind of target, with the unit the inspector and the
+// timeline show beside its value.
+TEST(Validate, EachTargetsSettableParametersHaveTheirUnits) {
+  Scene s;
+  s.bodies.push_back(test::sphere("ball", Vec3::Zero()));
+  s.bodies.push_back(test::sphere("other", Vec3(1, 0, 0)));
+  ForceDef spring;
+  spring.name = "spring";
+  spring.kind = ForceKind::Spring;
+  s.forces.push_back(spring);
+  const auto unitOf = [&](const std::string& target, const std::string& param) {
+    for (const ParamSpec& p : settableParams(s, target))
+      if (p.name == param) return std::to_string(p.size) + " " + p.unit;
+    return std::string("(none)");
+  };
+  EXPECT_EQ(unitOf("ball", "rolling_resistance"), "1 m");
+  EXPECT_EQ(unitOf("ball", "friction"), "1 ");
+  EXPECT_EQ(unitOf("spring", "stiffness"), "1 N/m");
+  EXPECT_EQ(unitOf("gravity", "acceleration"), "3 m/s²");
+  EXPECT_EQ(unitOf("nothing", "tau"), "(none)");
+  EXPECT_EQ(unitOf("ball", "stiffness"), "(none)");
+}
+
 TEST(Validate, EventsMustFitTheirTargets) {
   expectErrors({
       {"time negative", [](Scene& s) { s.events[2].time = -1; }, "events[2].time: must be >= 0"},

@@ -3,8 +3,9 @@
 #include "gui_util.h"
 
 #include <QAbstractSpinBox>
-
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QLabel>
 
 using namespace tether;
 using namespace tether::test;
@@ -305,6 +306,34 @@ class GuiTest : public QObject {
     w.select({ui::Selection::Kind::Body, "door"});
     QTRY_VERIFY2(label("Mass").endsWith(" kg"), qPrintable(label("Mass")));
     QVERIFY2(label("Inertia").endsWith(QStringLiteral("kg\u00a0m²")), qPrintable(label("Inertia")));
+  }
+
+  // A set event's value is shown in its parameter's unit (a helper could not tell what a rolling
+  // resistance's or a spring's value was in); a pure number has none.
+  void anEventsValueShowsItsUnit() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(ui::MainWindow::examplesDir() + "/door_on_hinge.json"));
+    QVERIFY(w.document().edit("events", [](core::Scene& s) {
+      s.settings.contacts = true;
+      s.events.push_back({.time = 1.0, .action = core::EventAction::Set, .target = "closer", .param = "stiffness", .value = {5.0}});
+      s.events.push_back({.time = 2.0, .action = core::EventAction::Set, .target = "door", .param = "rolling_resistance", .value = {0.01}});
+      s.events.push_back({.time = 3.0, .action = core::EventAction::Set, .target = "door", .param = "friction", .value = {0.2}});
+      s.events.push_back({.time = 4.0, .action = core::EventAction::Set, .target = "gravity", .param = "acceleration", .value = {0, 0, -1}});
+    }));
+    const auto suffix = [&](const char* name) {
+      auto* b = w.inspector()->findChild<QDoubleSpinBox*>(name);
+      return b ? b->suffix() : QStringLiteral("(none)");
+    };
+    w.select({ui::Selection::Kind::Event, "0"});
+    QTRY_COMPARE(suffix("Value"), QStringLiteral(" N m/rad"));
+    w.select({ui::Selection::Kind::Event, "1"});
+    QTRY_COMPARE(suffix("Value"), QStringLiteral(" m"));
+    w.select({ui::Selection::Kind::Event, "2"});
+    QTRY_COMPARE(suffix("Value"), QString());
+    w.select({ui::Selection::Kind::Event, "3"});  // (three fields, the unit after them and in their tips)
+    QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("Value.z"));
+    QCOMPARE(w.inspector()->findChild<QDoubleSpinBox*>("Value.z")->toolTip(), QStringLiteral("Value z (m/s²)"));
   }
 
   void playStopsAtTheScenesDuration() {
