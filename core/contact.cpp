@@ -187,6 +187,13 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
       for (int d = 0; d < 2; ++d) v[d] += b.t[s][d].dot(u.segment<6>(6 * b.body[s]));
     return v;
   };
+  // a block's impulse set to f: its change applied to u, u += M^-1 J_t^T (f - f_before)
+  const auto setImpulse = [&](Block& b, const Eigen::Vector2d& f) {
+    const Eigen::Vector2d d = f - b.f;
+    b.f = f;
+    for (int s = 0; s < 2 && b.body[s] >= 0; ++s) u.segment<6>(6 * b.body[s]) += b.w[s][0] * d[0] + b.w[s][1] * d[1];
+    return d;
+  };
   std::vector<Block> blocks;
   for (std::size_t i = 0; i < contactRows.size(); ++i) {
     const ContactRow& cr = rows[std::size_t(contactRows[i])];
@@ -251,9 +258,7 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
       Eigen::Vector2d f = b.rolling ? warm->rolling[b.row] : warm->friction[b.row];
       const double bound = b.stick * impulse[long(b.row)];
       if (f.norm() > bound) f *= bound / f.norm();
-      const Eigen::Vector2d d = f - b.f;
-      b.f = f;
-      for (int s = 0; s < 2 && b.body[s] >= 0; ++s) u.segment<6>(6 * b.body[s]) += b.w[s][0] * d[0] + b.w[s][1] * d[1];
+      setImpulse(b, f);
     }
   }
   // the joints' rows as one block, solved exactly in each sweep: lambda_E += G^-1 (c_E - J_E u),
@@ -305,10 +310,7 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
         const double speed = slip.norm();
         f = speed > 0.0 ? Eigen::Vector2d(-bound / speed * slip) : Eigen::Vector2d(f * (bound / f.norm()));
       }
-      const Eigen::Vector2d d = f - b.f;
-      b.f = f;
-      for (int s = 0; s < 2 && b.body[s] >= 0; ++s)
-        u.segment<6>(6 * b.body[s]) += b.w[s][0] * d[0] + b.w[s][1] * d[1];
+      const Eigen::Vector2d d = setImpulse(b, f);
       largest = std::max(largest, (b.W * d).norm());
       moved = std::max(moved, d.norm());
       scale = std::max(scale, f.norm());
@@ -609,8 +611,10 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
   // the last resolve's resting contacts, by pair (see the friction sweeps' warm start below)
   std::vector<RestingContact> previous = std::move(resting);
   resting.clear();
-  const auto pairOf = [](const RestingContact& r) { return std::tuple(r.bodyA, r.bodyB, r.plane); };
-  std::stable_sort(previous.begin(), previous.end(), [&](const RestingContact& a, const RestingContact& b) { return pairOf(a) < pairOf(b); });
+  const auto byPair = [](const RestingContact& a, const RestingContact& b) {
+    return std::tuple(a.bodyA, a.bodyB, a.plane) < std::tuple(b.bodyA, b.bodyB, b.plane);
+  };
+  std::stable_sort(previous.begin(), previous.end(), byPair);
   m_reports.clear();
   m_frictionSweeps = 0;
   m_touching.clear();
@@ -1000,7 +1004,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       // keeps that start's normals and friction and takes only its rolling resistance warm (a
       // ball held on a slope by it).
       std::optional<Warm> warm;
-      if (sweeps > kSweeps) {
+      if (rests) {
         constexpr double nan = std::numeric_limits<double>::quiet_NaN();
         warm.emplace();
         warm->normal.assign(contactRows.size(), nan);
@@ -1010,8 +1014,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
           const ContactRow& cr = rows[std::size_t(contactRows[i])];
           const Contact& c = m_reports[std::size_t(cr.report)].contact;
           const RestingContact key{.bodyA = c.bodyA, .bodyB = c.bodyB, .plane = manifolds[std::size_t(cr.manifold)].plane};
-          const auto [first, last] = std::equal_range(previous.begin(), previous.end(), key,
-                                                      [&](const RestingContact& a, const RestingContact& b) { return pairOf(a) < pairOf(b); });
+          const auto [first, last] = std::equal_range(previous.begin(), previous.end(), key, byPair);
           for (const RestingContact& r : std::span(first, last))
             if ((r.point - c.pointA).norm() < kWarmReach) {
               const auto [t1, t2] = tangents(c.normal);
