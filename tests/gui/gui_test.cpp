@@ -992,8 +992,15 @@ class GuiTest : public QObject {
       auto* field = w.inspector()->findChild<QDoubleSpinBox*>("Length");
       return field ? field->mapTo(w.inspector(), QPoint(0, 0)) : QPoint(-1, -1);
     };
-    QTest::qWait(100);  // (laid out after the last edit's rebuild)
-    const QPoint at0 = fieldAt();
+    // (laid out after the last edit's rebuild, by queued events: under the thread sanitizer
+    // later than 100 ms, so wait until the field has stayed put for 300 ms)
+    QPoint at0 = fieldAt();
+    for (int tries = 0; tries < 30; ++tries) {
+      QTest::qWait(300);
+      const QPoint now = fieldAt();
+      if (now == at0 && now != QPoint(-1, -1)) break;
+      at0 = now;
+    }
     QVERIFY(typeInto(w, "Length", "1e30"));
     QCOMPARE(json(w.document().scene()), before);
     QCOMPARE(w.document().undoStack()->count(), commands);
