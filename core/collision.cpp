@@ -1,5 +1,9 @@
 #include "core/collision.h"
 
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
+#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
@@ -431,9 +435,10 @@ struct CollisionDetector::Impl {
     return out;
   }
 
-  // Bullet's points for two objects, A = a: a new algorithm for the pair, its result, gone.
-  void pairContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
-    const btCollisionObjectWrapper wa(nullptr, a->getCollisionShape(), a, a->getWorldTransform(), -1, -1);
+  // Bullet's points for two objects, A = a, with A's pose aPose: a new algorithm for the pair,
+  // its result, gone.
+  void process(btCollisionObject* a, const btTransform& aPose, btCollisionObject* b, std::vector<Contact>& out) {
+    const btCollisionObjectWrapper wa(nullptr, a->getCollisionShape(), a, aPose, -1, -1);
     const btCollisionObjectWrapper wb(nullptr, b->getCollisionShape(), b, b->getWorldTransform(), -1, -1);
     btCollisionAlgorithm* algorithm = dispatcher.findAlgorithm(&wa, &wb, nullptr, BT_CONTACT_POINT_ALGORITHMS);
     if (!algorithm) return;
@@ -445,6 +450,56 @@ struct CollisionDetector::Impl {
     algorithm->processCollision(&wa, &wb, world.getDispatchInfo(), &result);
     algorithm->~btCollisionAlgorithm();
     dispatcher.freeCollisionAlgorithm(algorithm);
+  }
+
+  // The points of two objects as they are, A = a.
+  void pairContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
+    const std::size_t before = out.size();
+    process(a, a->getWorldTransform(), b, out);
+    if (out.size() == before && margin > 0.0 && a->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+        b->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE)
+      nearBoxContacts(a, b, out);
+  }
+
+  // Bullet's box-box test (btBoxBoxDetector) reports overlapping boxes only: two boxes apart by
+  // less than the margin had no near contacts, where every other pair of shapes has them (Bullet's
+  // closed forms and GJK report the points within the threshold). Without them a box lying
+  // exactly on another (placed so) had no row to keep the overlap projection from lifting the box
+  // below into it (ContactStage). Their points are those of the boxes brought together along the
+  // normal n of their least distance d (GJK): A moved by d + s into B (s a little overlap, for the
+  // detector), its points and depths then moved back. A translation keeps which features face
+  // each other, so a box lying flat above another gets its face's corners, each as far apart as
+  // the faces are.
+  void nearBoxContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
+    constexpr double s = 1e-7;  // m
+    btVoronoiSimplexSolver simplex;
+    btGjkEpaPenetrationDepthSolver penetration;
+    btGjkPairDetector gjk(static_cast<const btConvexShape*>(a->getCollisionShape()),
+                          static_cast<const btConvexShape*>(b->getCollisionShape()), &simplex, &penetration);
+    btGjkPairDetector::ClosestPointInput in;
+    in.m_transformA = a->getWorldTransform();
+    in.m_transformB = b->getWorldTransform();
+    btPointCollector closest;
+    gjk.getClosestPoints(in, closest, nullptr);
+    if (!closest.m_hasResult || !(closest.m_distance < margin)) return;
+    Vec3 n = fromBt(closest.m_normalOnBInWorld).normalized();  // from B to A
+    if (!n.allFinite()) return;
+    // a face's normal where it is one to rounding (GJK's is off by rounding across a face)
+    for (const btCollisionObject* o : {a, b})
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 axis = fromBt(o->getWorldTransform().getBasis().getColumn(k));
+        if (std::abs(n.dot(axis)) > 1.0 - 1e-12) n = n.dot(axis) > 0.0 ? axis : Vec3(-axis);
+      }
+    const double shift = std::max(0.0, double(closest.m_distance)) + s;
+    btTransform moved = a->getWorldTransform();
+    moved.setOrigin(moved.getOrigin() - toBt(shift * n));
+    std::vector<Contact> near;
+    process(a, moved, b, near);
+    for (Contact& c : near) {
+      c.pointA += shift * n;
+      c.depth -= shift;
+      if (c.depth > -margin) out.push_back(c);
+    }
   }
 
   // The contacts of the rod's end balls with body `other`, A = the ball.
