@@ -539,6 +539,10 @@ void MainWindow::updateStatus() {
     statusBar()->showMessage(tr("Paused at the scene's duration, %1 s (Settings > Duration), at t = %2 s: Play goes on past it")
                                  .arg(m_doc.scene().settings.duration, 0, 'g', 6)
                                  .arg(c->t, 0, 'f', 3));
+    m_durationMessageT = c->t;
+    m_durationMessageRevision = m_doc.revision();
+  } else if (snap->t != m_durationMessageT || m_doc.revision() != m_durationMessageRevision) {
+    clearDurationMessage();  // (a helper read it after Reset, edits and Steps, the time beside it 0.017 s)
   }
   // The simulation's own news, each said once as it comes, and taken off the status bar when it
   // goes (Reset, an edit, the object deleted): a divergence's message, contacts that could not be

@@ -117,6 +117,10 @@ class MainWindow : public QMainWindow {
   QString m_lastMessage;
   QString m_lastContactProblem;
   QString m_lastSubstepShortfall;
+  // where the "Paused at the scene's duration" message was said: the time shown and the
+  // document's revision (it goes when either changes: Reset, Step, a seek, an edit)
+  double m_durationMessageT = 0.0;
+  long m_durationMessageRevision = -1;
   long m_issuesRevision = -1;
   bool m_analysing = false, m_analysisWanted = false;  // analyseConstraints: one at a time
 

@@ -356,6 +356,12 @@ class GuiTest : public QObject {
       if (a->text() == "&Play") play = a;
     QVERIFY(play);
     QTRY_VERIFY(!play->isChecked());
+    // it goes with the time it names (a helper read it after Reset, the time beside it 0.017 s)
+    w.simulation().stepBack();
+    QTRY_VERIFY(w.simulation().snapshot()->t < 0.5);
+    QTRY_VERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
+    w.simulation().step();
+    QTRY_COMPARE(w.simulation().snapshot()->t, 0.5);
     w.play();
     QTRY_VERIFY_WITH_TIMEOUT(w.simulation().snapshot()->t > 1.0, 30000);
     w.pause();
