@@ -294,6 +294,7 @@ class Checker {
     checkReach();
     checkStraightChains();
     checkHeldPoints();
+    checkBodiesInPlanes();
     checkJoinedMasses();
     return std::move(m_out);
   }
@@ -1479,6 +1480,28 @@ class Checker {
           continue;
         sayHeldInPlane(place, "constraint \"" + c.name + "\"'s point on fixed body \"" + f->body->name + "\"", "that point",
                        at, {*h});
+      }
+    }
+  }
+  // A moving body that starts in a plane's solid, deeper than kStartsInPlane: with contacts on,
+  // the first steps push it out and it gains the lift's energy (a helper's sphere 0.5 m under the
+  // floor popped to its surface in one step, +39.7 J, with nothing said). Its lowest point over
+  // the plane is c - s(R^T (-n)), c its centre's height over the surface and s its shape's
+  // support function about its centre (support) along -n in body axes.
+  static constexpr double kStartsInPlane = 1e-4;  // m
+  void checkBodiesInPlanes() {
+    if (!m_st.contacts) return;
+    for (size_t i = 0; i < m_s.bodies.size(); ++i) {
+      const BodyDef& b = m_s.bodies[i];
+      if (b.fixed || !b.collides || !b.active) continue;
+      for (const PlaneDef& plane : m_s.planes) {
+        const Vec3 n = plane.normal.normalized();
+        const double lowest = (b.position - plane.point).dot(n) - support(b, b.orientation.normalized().conjugate() * (-n));
+        if (!(lowest < -kStartsInPlane)) continue;
+        add("bodies[" + std::to_string(i) + "].position", StabilitySeverity::Warn,
+            "body \"" + b.name + "\" starts " + lim(-lowest) + " m into plane \"" + plane.name +
+                "\": with contacts on, the first steps push it out, and it gains the energy of that lift; move it at least " +
+                lim(-lowest) + " m out of the plane");
       }
     }
   }

@@ -1135,6 +1135,37 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A body moved into the floor (a helper's box, z typed 0.02: it popped out at the next Step,
+  // nothing said): the edit lands, and the status bar and the body's inspector say it.
+  void aBodyInTheFloorIsSaid() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    core::Scene s;
+    s.settings.contacts = true;
+    s.planes.push_back({.name = "floor"});
+    core::BodyDef b;
+    b.name = "box";
+    b.shape = core::Shape::Box;
+    b.size = core::Vec3(0.2, 0.2, 0.2);
+    b.position = core::Vec3(0, 0, 0.1);
+    s.bodies.push_back(b);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("box.json");
+    core::saveScene(s, path.toStdString());
+    QVERIFY(w.openFile(path));
+    w.select({ui::Selection::Kind::Body, "box"});
+    auto* warning = w.inspector()->findChild<QLabel*>("stabilityWarnings");
+    QVERIFY(!warning || !warning->isVisible());
+    QVERIFY(typeInto(w, "Position.z", "0.02"));
+    QCOMPARE(w.document().scene().bodies[0].position.z(), 0.02);
+    QVERIFY2(w.statusBar()->currentMessage().contains("Warning: bodies[0].position: body \"box\" starts 0.08 m into plane \"floor\""),
+             qPrintable(w.statusBar()->currentMessage()));
+    warning = w.inspector()->findChild<QLabel*>("stabilityWarnings");
+    QVERIFY(warning);
+    QTRY_VERIFY(warning->isVisible() && warning->text().contains("move it at least 0.08 m out of the plane"));
+    w.document().undoStack()->setClean();
+  }
+
   // A body made more than 1 000 times lighter than one it is joined to: the edit lands and is
   // said, in the status bar and under the body's fields while it is inspected
   // (core/stability.cpp, checkJoinedMasses).
