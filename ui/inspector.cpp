@@ -159,6 +159,25 @@ void fitWidthToValue(QDoubleSpinBox* sb) {
 
 }  // namespace
 
+namespace {
+// A validator's refusal of the field being edited, said with the field's label as the range
+// checks of the fields say theirs: "bodies[0].friction: must be between 0 and 10 (...) (is -1)"
+// reads "Friction must be between 0 and 10 (...) (typed -1)" (a helper found the two styles side
+// by side). A refusal about another field, or of another form, is left as it is.
+QString inFieldsWords(const QString& label, const QString& error) {
+  static const QRegularExpression path(QStringLiteral("^(?:[A-Za-z_]+(?:\\[\\d+\\])?\\.)*([a-z_]+): (.*)$"),
+                                       QRegularExpression::DotMatchesEverythingOption);
+  const QRegularExpressionMatch m = path.match(error);
+  QString key = label.toLower();
+  key.replace(QLatin1Char(' '), QLatin1Char('_'));
+  if (!m.hasMatch() || m.captured(1) != key) return error;
+  QString rest = m.captured(2);
+  static const QRegularExpression is(QStringLiteral("\\(is ([^()]*)\\)$"));
+  rest.replace(is, QStringLiteral("(typed \\1)"));
+  return label + QLatin1Char(' ') + rest;
+}
+}  // namespace
+
 Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(4, 4, 4, 4);
@@ -218,7 +237,28 @@ void Inspector::setSelection(const Selection& s) {
   if (s == m_selection) return;
   m_selection = s;
   m_error->hide();
+  m_errorHeight = 0;
+  m_error->setMinimumHeight(0);
   rebuild();
+}
+
+// A refusal's message under the form. Once one is said for the selection its room stays, as tall
+// as the tallest said, until another object is selected: the room growing or going took it from
+// or gave it to the scrolled form, which, scrolled down, moved every field under the cursor of
+// a user typing into them (a helper's "100" for Friction landed in Restitution).
+void Inspector::sayError(const QString& text) {
+  m_error->setText(text);
+  m_error->show();
+  const int width = std::max(1, contentsRect().width() - layout()->contentsMargins().left() - layout()->contentsMargins().right());
+  m_errorHeight = std::max(m_errorHeight, m_error->heightForWidth(width));
+  m_error->setMinimumHeight(m_errorHeight);
+}
+
+void Inspector::clearError() {
+  if (m_errorHeight > 0)
+    m_error->clear();  // (its room kept: see sayError)
+  else
+    m_error->hide();
 }
 
 // Rebuilding deletes the widgets; never do it inside one of their signals.
@@ -251,10 +291,9 @@ bool Inspector::record(const Timed& timed, const std::vector<double>& value, boo
   QString error;
   const QString what = tr("Add %1 %2 at %3 s").arg(QString::fromUtf8(core::toString(e.action)),
                                                   QString::fromStdString(e.target)).arg(e.time);
-  if (guardedEdit(std::make_unique<AddEvents>(m_doc, what, std::vector<core::EventDef>{e}), error)) m_error->hide();
+  if (guardedEdit(std::make_unique<AddEvents>(m_doc, what, std::vector<core::EventDef>{e}), error)) clearError();
   else {
-    m_error->setText(tr("Not recorded: %1").arg(error));
-    m_error->show();
+    sayError(tr("Not recorded: %1").arg(error));
   }
   scheduleRebuild();  // the field shows the scene's value again
   return true;
@@ -292,11 +331,10 @@ void Inspector::apply(const QString& property, const Change& change, bool merges
     command = EditProperty::make(m_doc, target, property, change, merges);
   }
   if (guardedEdit(std::move(command), error)) {
-    m_error->hide();
+    clearError();
     return;
   }
-  m_error->setText(tr("Not applied: %1").arg(error));
-  m_error->show();
+  sayError(tr("Not applied: %1").arg(inFieldsWords(property, error)));
   scheduleRebuild();  // back to the document's values
 }
 
@@ -429,11 +467,10 @@ void Inspector::addName() {
     QString error;
     if (m_doc.push(RenameObject::make(m_doc, objectKind(m_selection.kind), from, to, error), &error)) {
       m_selection.name = to;
-      m_error->hide();
+      clearError();
       emit renamed(m_selection);
     } else {
-      m_error->setText(tr("Not applied: %1").arg(error));
-      m_error->show();
+      sayError(tr("Not applied: %1").arg(error));
     }
     scheduleRebuild();
   });
@@ -460,13 +497,11 @@ void Inspector::addDouble(const QString& label, const QString& unit, double valu
                        : tr("between %1 and %2%3").arg(min, 0, 'g', 6).arg(max, 0, 'g', 6).arg(u);
   };
   sb->refused = [this, label, rangeText](const QString& typed) {
-    m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText(), typed));
-    m_error->show();
+    sayError(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText(), typed));
   };
   connect(sb, &QDoubleSpinBox::valueChanged, this, [this, set, label, timed, min, max, rangeText](double v) {
     if (v < min || v > max) {
-      m_error->setText(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText()).arg(v, 0, 'g', 6));
-      m_error->show();
+      sayError(tr("Not applied: %1 must be %2 (typed %3)").arg(label, rangeText()).arg(v, 0, 'g', 6));
       scheduleRebuild();  // the box shows the document's value again
       return;
     }
@@ -487,8 +522,7 @@ void Inspector::addVec3(const QString& label, const QString& unit, const Vec3& v
     sb->setDecimals(4);
     sb->setRange(-kBig, kBig);
     sb->refused = [this, label](const QString& typed) {
-      m_error->setText(tr("Not applied: %1 takes values between %2 and %3 (typed %4)").arg(label).arg(-kBig, 0, 'g', 6).arg(kBig, 0, 'g', 6).arg(typed));
-      m_error->show();
+      sayError(tr("Not applied: %1 takes values between %2 and %3 (typed %4)").arg(label).arg(-kBig, 0, 'g', 6).arg(kBig, 0, 'g', 6).arg(typed));
     };
     sb->setSingleStep(0.1);
     sb->setValue(value(i));
@@ -537,8 +571,7 @@ void Inspector::addBits(const QString& label, std::uint32_t value, const std::fu
     bool ok = false;
     const qulonglong v = text.toULongLong(&ok, 0);  // base 0: 0x... hexadecimal, else decimal
     if (!ok || v > 0xffffffffull) {
-      m_error->setText(tr("Not applied: %1 must be a whole number from 0 to 0xffffffff (typed %2)").arg(label, text));
-      m_error->show();
+      sayError(tr("Not applied: %1 must be a whole number from 0 to 0xffffffff (typed %2)").arg(label, text));
       scheduleRebuild();
       return;
     }

@@ -88,6 +88,9 @@ class Inspector : public QWidget {
   QWidget* m_form = nullptr;
   QFormLayout* m_layout = nullptr;
   QLabel* m_error = nullptr;
+  int m_errorHeight = 0;  // the room its messages have taken for this selection (sayError)
+  void sayError(const QString& text);
+  void clearError();
   QLabel* m_warning = nullptr;  // the stability warnings of the inspected object
   QCheckBox* m_recordBox = nullptr;
   std::function<double()> m_playhead;
