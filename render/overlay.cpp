@@ -91,7 +91,7 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
   for (const core::BodyPose& p : snap.bodies)
     if (p.active) {
       if (view.externalForces) m.force = std::max(m.force, p.externalForce.norm());
-      m.velocity = std::max(m.velocity, p.v.norm());
+      if (p.v.norm() > kStillSpeed) m.velocity = std::max(m.velocity, p.v.norm());
     }
   // a non-finite value chooses nothing (the arrow itself is not drawn either)
   for (double* v : {&m.force, &m.torque, &m.velocity})
@@ -108,7 +108,7 @@ ArrowScale chooseArrowScale(const core::Snapshot& snap, const ViewOptions& view,
   a.secondsPerMetre = niceCeil(m.velocity / reach);
   a.forceNoise = noiseFloor(m.force);
   a.torqueNoise = std::max(noiseFloor(m.torque), m.torqueFloor);
-  a.velocityNoise = noiseFloor(m.velocity);
+  a.velocityNoise = std::max(noiseFloor(m.velocity), kStillSpeed);
   return a;
 }
 
@@ -152,7 +152,7 @@ ArrowScale ArrowScales::update(const core::Snapshot& snap, const ViewOptions& vi
   a.secondsPerMetre = velocity.update(m.velocity, reach, snap.t);
   a.forceNoise = force.noise();
   a.torqueNoise = std::max(torque.noise(), m.torqueFloor);
-  a.velocityNoise = velocity.noise();
+  a.velocityNoise = std::max(velocity.noise(), kStillSpeed);
   return a;
 }
 

@@ -59,6 +59,10 @@ double niceStep(double x, int steps);
 // would draw full length.
 inline constexpr double kNoiseFraction = 1e-6;
 double noiseFloor(double reference);  // kNoiseFraction * reference (0 for a bad reference)
+// A body slower than this is drawn at rest, whatever the fastest: a nanometre a second is no
+// motion a model in metres shows, and a stack of boxes at rest, stepped once, moved at 1e-17 m/s
+// and was drawn with a full-length velocity arrow and a legend of "1e-17 m/s" (a helper's finding).
+inline constexpr double kStillSpeed = 1e-9;  // m/s
 
 // An arrow as the renderer draws it: a shaft kArrowShaftPixels wide (times the display's pixel
 // scale) and a head 7 shaft widths long, at most 0.35 of the arrow (lengths in any one unit:

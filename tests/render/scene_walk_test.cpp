@@ -362,6 +362,23 @@ TEST(SceneWalk, VelocitiesAppliedForcesAndControlPointsWhenAsked) {
   EXPECT_EQ(w.out.dots.size(), 1u + 3u + 1u);  // the nail, the rod's three points, the ball's one
 }
 
+// A body at rest moves by round-off (a helper's stack of boxes, stepped once: 1e-17 m/s): no
+// velocity arrow, nor a velocity in the legend, however slow everything else is.
+TEST(SceneWalk, ARoundOffSpeedIsDrawnAtRest) {
+  core::Snapshot s = smallScene();
+  s.bodies[0].v = Vec3(1e-17, 0, 0);
+  s.bodies[1].v = Vec3(0, 3e-10, 0);
+  render::ViewOptions v = noGrid();
+  v.velocities = true;
+  const Walk still(s, v);
+  EXPECT_EQ(Recorder::count(still.drawn.segments, [](const auto& g) { return g.kind == Kind::Velocity; }), 0);
+  EXPECT_FALSE(still.drawn.arrowScale.velocities);
+  s.bodies[1].v = Vec3(0, 3e-6, 0);  // 3 micrometres a second is motion
+  const Walk slow(s, v);
+  EXPECT_EQ(Recorder::count(slow.drawn.segments, [](const auto& g) { return g.kind == Kind::Velocity; }), 1);
+  EXPECT_TRUE(slow.drawn.arrowScale.velocities);
+}
+
 TEST(SceneWalk, TheGizmoLettersItsAxesInTheCorner) {
   const render::Camera c = frontCamera();
   const Walk w(smallScene(), noGrid());
