@@ -295,6 +295,7 @@ class Checker {
     checkStraightChains();
     checkHeldPoints();
     checkBodiesInPlanes();
+    checkRollingResistance();
     checkJoinedMasses();
     return std::move(m_out);
   }
@@ -1503,6 +1504,32 @@ class Checker {
                 "\": with contacts on, the first steps push it out, and it gains the energy of that lift; move it at least " +
                 lim(-lowest) + " m out of the plane");
       }
+    }
+  }
+  // A round body's rolling resistance past its radius (the pair's: its own and the largest of
+  // what it may touch, as a pair sums them): the torque that opposes rolling, mu_r N, then holds
+  // it on any slope its friction holds (tan(theta) <= mu_r / r) and stops any roll at once; it
+  // slides instead (a helper's 0.1 m ball with 1 m on it and 1 m on the floor never turned). As
+  // measured, mu_r is the lever arm of the normal force within the contact patch: 1e-4 to 1e-2
+  // of the radius for hard wheels and balls, 0.05-0.3 of it for tyres and soft balls.
+  void checkRollingResistance() {
+    if (!m_st.contacts) return;
+    double others = 0.0;  // the largest a partner brings: a plane's, or another collides body's
+    for (const PlaneDef& p : m_s.planes) others = std::max(others, p.rollingResistance);
+    for (size_t i = 0; i < m_s.bodies.size(); ++i) {
+      const BodyDef& b = m_s.bodies[i];
+      const double r = b.shape == Shape::Sphere || b.shape == Shape::Rod ? b.radius : b.shape == Shape::Torus ? b.minorRadius : 0.0;
+      if (b.fixed || !b.collides || !(r > 0.0)) continue;
+      double partner = others;
+      for (size_t k = 0; k < m_s.bodies.size(); ++k)
+        if (k != i && m_s.bodies[k].collides) partner = std::max(partner, m_s.bodies[k].rollingResistance);
+      const double pair = b.rollingResistance + partner;
+      if (!(pair > r)) continue;
+      add("bodies[" + std::to_string(i) + "].rolling_resistance", StabilitySeverity::Warn,
+          "body \"" + b.name + "\"'s rolling resistance with what it touches is up to " + num(pair) + " m, more than its " +
+              (b.shape == Shape::Torus ? "tube's radius " : "radius ") + num(r) +
+              " m: it never rolls, it slides (the resistance is the normal force's lever arm within the contact patch, "
+              "1e-4 to 1e-2 of the radius for hard balls and wheels, up to 0.3 of it for soft ones)");
     }
   }
   // ---- mass ratios across a joint ------------------------------------------------------------

@@ -1342,5 +1342,36 @@ TEST(Stability, ABodyStartingInAPlaneIsSaid) {
     EXPECT_EQ(said(s), "");
   }
 }
+
+// A ball's rolling resistance past its radius (a helper's 0.1 m ball, 1 m on it and 1 m on the
+// floor: it never turned, it slid to a stop): said, with the pair's sum; not below the radius,
+// not for a box.
+TEST(Stability, RollingResistancePastTheRadiusIsSaid) {
+  const auto said = [](const Scene& s) { return warningsSaying(s, "rolling resistance"); };
+  Scene s;
+  s.settings.contacts = true;
+  s.planes.push_back({.name = "floor", .rollingResistance = 0.06});
+  BodyDef b;
+  b.name = "ball";
+  b.shape = Shape::Sphere;
+  b.radius = 0.1;
+  b.position = Vec3(0, 0, 0.1);
+  b.rollingResistance = 0.03;
+  s.bodies.push_back(b);
+  EXPECT_EQ(said(s), "");  // 0.09 m
+  s.bodies[0].rollingResistance = 0.05;  // 0.11 m with the floor's
+  EXPECT_NE(said(s).find("bodies[0].rolling_resistance: body \"ball\"'s rolling resistance with what it touches is up to 0.11 m, "
+                         "more than its radius 0.1 m: it never rolls, it slides"),
+            std::string::npos)
+      << said(s);
+  s.bodies[0].shape = Shape::Box;
+  EXPECT_EQ(said(s), "");
+  s.bodies[0].shape = Shape::Torus;
+  s.bodies[0].minorRadius = 0.04;
+  s.bodies[0].rollingResistance = 0.0;  // the floor's 0.06 m alone: past the tube's 0.04 m
+  EXPECT_NE(said(s).find("more than its tube's radius 0.04 m"), std::string::npos) << said(s);
+  s.settings.contacts = false;
+  EXPECT_EQ(said(s), "");
+}
 }  // namespace
 }  // namespace tether::core
