@@ -385,6 +385,44 @@ std::vector<ParamSpec> settableParams(const Scene& scene, const std::string& tar
   return {};
 }
 
+std::vector<double> paramValueAt(const Scene& scene, const std::string& target, const std::string& param, double t) {
+  std::vector<double> v;
+  const auto one = [&](double x) { v = {x}; };
+  const auto three = [&](const Vec3& x) { v = {x.x(), x.y(), x.z()}; };
+  if (target == "gravity" && param == "acceleration") three(scene.settings.gravity);
+  for (const BodyDef& b : scene.bodies)
+    if (b.name == target) {
+      if (param == "collides") one(b.collides ? 1.0 : 0.0);
+      if (param == "restitution") one(b.restitution);
+      if (param == "friction") one(b.friction);
+      if (param == "static_friction") one(b.staticFriction);
+      if (param == "rolling_resistance") one(b.rollingResistance);
+    }
+  for (const ConstraintDef& c : scene.constraints)
+    if (c.name == target && param == "tau") one(c.tau.value_or(scene.settings.defaultTau));
+  for (const PathDef& p : scene.paths)
+    if (p.name == target && param == "speed") one(1.0);
+  for (const ForceDef& f : scene.forces)
+    if (f.name == target) {
+      if (param == "stiffness") one(f.stiffness);
+      if (param == "damping") one(f.damping);
+      if (param == "rest_length") one(f.restLength);
+      if (param == "rest_angle") one(f.restAngle);
+      if (param == "linear") one(f.linear);
+      if (param == "angular") one(f.angular);
+      if (param == "force" || param == "torque") three(f.vector);
+    }
+  if (v.empty()) return v;
+  // the events in time order, as the run applies them (a stable sort: at one time, file order)
+  std::vector<const EventDef*> sets;
+  for (const EventDef& e : scene.events)
+    if (e.action == EventAction::Set && e.target == target && e.param == param && e.time <= t && e.value.size() == v.size())
+      sets.push_back(&e);
+  std::stable_sort(sets.begin(), sets.end(), [](const EventDef* a, const EventDef* b) { return a->time < b->time; });
+  if (!sets.empty()) v = sets.back()->value;
+  return v;
+}
+
 namespace {
 
 // Limits::kMaxConstraintsPerBody: counts every constraint (a disabled one can be enabled by an

@@ -53,5 +53,8 @@ std::vector<ParamSpec> settableBodyParams();
 // The parameters of whatever the scene's target names (a body, force, constraint or path, or
 // "gravity"); none for a name it does not have.
 std::vector<ParamSpec> settableParams(const Scene& scene, const std::string& target);
+// A settable parameter's value at time t: the scene's, unless a set event at or before t (the
+// last of them) changed it; empty for a target or parameter the scene does not have.
+std::vector<double> paramValueAt(const Scene& scene, const std::string& target, const std::string& param, double t);
 
 }  // namespace tether::core

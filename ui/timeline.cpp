@@ -586,14 +586,20 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
     for (const core::ParamSpec& ps : core::settableParams(s, name)) {
       const std::string param = ps.name;
       const int size = ps.size;
-      // the prompt names what to type and its unit: "stiffness (N/m):", "force (x y z, N):"
+      // the prompt names what to type, its unit and the value it has then, which the field
+      // starts with: "stiffness (N/m, now 10):", "force (x y z, N, now 0 0 -9.81):" (a helper
+      // met a bare "restitution:" and an empty field)
+      QStringList now;
+      for (double x : core::paramValueAt(s, name, param, t)) now << QString::number(x, 'g', 6);
       QStringList what;
       if (size == 3) what << QStringLiteral("x y z");
       if (*ps.unit) what << QString::fromUtf8(ps.unit);
+      if (!now.isEmpty()) what << tr("now %1").arg(now.join(QLatin1Char(' ')));
       const QString prompt = QString::fromUtf8(ps.name) + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what.join(QStringLiteral(", ")))) + QLatin1Char(':');
-      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, prompt, t] {
+      const QString start = now.join(QLatin1Char(' '));
+      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, prompt, start, t] {
         bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)), prompt, QLineEdit::Normal, QString(), &ok);
+        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)), prompt, QLineEdit::Normal, start, &ok);
         if (!ok) return;
         std::vector<double> v;
         for (const QString& part : text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {

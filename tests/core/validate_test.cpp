@@ -423,6 +423,34 @@ TEST(Validate, EachTargetsSettableParametersHaveTheirUnits) {
   EXPECT_EQ(unitOf("ball", "stiffness"), "(none)");
 }
 
+// A parameter's value at a time: the scene's until a set event changes it (the last one at or
+// before the time, by time, not by file order), for each kind of target.
+TEST(Validate, AParametersValueAtATimeIsTheLastSetBeforeIt) {
+  Scene s;
+  s.bodies.push_back(test::sphere("ball", Vec3::Zero()));
+  s.bodies[0].friction = 0.3;
+  ForceDef push;
+  push.name = "push";
+  push.kind = ForceKind::ConstantForce;
+  push.vector = Vec3(1, 2, 3);
+  s.forces.push_back(push);
+  s.constraints.push_back({.name = "pin", .params = PointToNailDef{}});
+  s.settings.defaultTau = 0.2;
+  s.events.push_back({.time = 2.0, .action = EventAction::Set, .target = "ball", .param = "friction", .value = {0.7}});
+  s.events.push_back({.time = 1.0, .action = EventAction::Set, .target = "ball", .param = "friction", .value = {0.5}});
+  s.events.push_back({.time = 1.0, .action = EventAction::Set, .target = "gravity", .param = "acceleration", .value = {0, 0, -1}});
+  EXPECT_EQ(paramValueAt(s, "ball", "friction", 0.5), std::vector<double>{0.3});
+  EXPECT_EQ(paramValueAt(s, "ball", "friction", 1.0), std::vector<double>{0.5});
+  EXPECT_EQ(paramValueAt(s, "ball", "friction", 1.5), std::vector<double>{0.5});
+  EXPECT_EQ(paramValueAt(s, "ball", "friction", 3.0), std::vector<double>{0.7});
+  EXPECT_EQ(paramValueAt(s, "push", "force", 0.0), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(paramValueAt(s, "pin", "tau", 0.0), std::vector<double>{0.2});
+  EXPECT_EQ(paramValueAt(s, "gravity", "acceleration", 0.0), (std::vector<double>{0, 0, -9.81}));
+  EXPECT_EQ(paramValueAt(s, "gravity", "acceleration", 1.0), (std::vector<double>{0, 0, -1}));
+  EXPECT_TRUE(paramValueAt(s, "ball", "stiffness", 0.0).empty());
+  EXPECT_TRUE(paramValueAt(s, "nothing", "tau", 0.0).empty());
+}
+
 TEST(Validate, EventsMustFitTheirTargets) {
   expectErrors({
       {"time negative", [](Scene& s) { s.events[2].time = -1; }, "events[2].time: must be >= 0"},

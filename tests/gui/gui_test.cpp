@@ -5,6 +5,8 @@
 #include <QAbstractSpinBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QInputDialog>
+#include <QTimer>
 #include <QLabel>
 
 using namespace tether;
@@ -334,6 +336,46 @@ class GuiTest : public QObject {
     w.select({ui::Selection::Kind::Event, "3"});  // (three fields, the unit after them and in their tips)
     QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("Value.z"));
     QCOMPARE(w.inspector()->findChild<QDoubleSpinBox*>("Value.z")->toolTip(), QStringLiteral("Value z (m/s²)"));
+  }
+
+  // The timeline's "Set ... at t" asks with the value the parameter has then, in its field (a
+  // helper met a bare "restitution:" and an empty field).
+  void aSetEventsPromptStartsFromTheValueThen() {
+    ui::MainWindow w;
+    QVERIFY(ready(w));
+    QVERIFY(w.document().edit("ball", [](core::Scene& s) {
+      s.settings.contacts = true;
+      s.bodies.push_back(ball(Vec3(0, 0, 1)));
+      s.events.push_back({.time = 1.0, .action = core::EventAction::Set, .target = "ball", .param = "restitution", .value = {0.9}});
+    }));
+    ui::TimelineView* tv = w.timeline()->view();
+    int lane = -1;
+    for (int k = 0; k < 8 && lane < 0; ++k) {
+      std::unique_ptr<QMenu> m(tv->buildContextMenu(QPoint(int(tv->xAt(2.0)), tv->laneY(k) + 5)));
+      if (menuAction(*m, "ball", "Set restitution")) lane = k;
+    }
+    QVERIFY(lane >= 0);
+    QString label, value;
+    for (const auto& [at, expectLabel, expectValue] :
+         {std::tuple{0.5, "restitution (now 0.5):", "0.5"}, {2.0, "restitution (now 0.9):", "0.9"}}) {
+      std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(std::lround(tv->xAt(at))), tv->laneY(lane) + 5)));
+      QAction* set = menuAction(*menu, "ball", "Set restitution");
+      QVERIFY(set);
+      QTimer::singleShot(200, [&] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        label = dialog->labelText();
+        value = dialog->textValue();
+        dialog->setTextValue(QStringLiteral("0.25"));
+        dialog->accept();
+      });
+      set->trigger();
+      QCOMPARE(label, QString(expectLabel));
+      QCOMPARE(value, QString(expectValue));
+    }
+    QCOMPARE(int(w.document().scene().events.size()), 3);
+    QCOMPARE(w.document().scene().events.back().value, std::vector<double>{0.25});
+    w.document().undoStack()->setClean();
   }
 
   void playStopsAtTheScenesDuration() {
