@@ -649,6 +649,14 @@ void Inspector::buildBody(const core::BodyDef& b) {
   addBool(tr("Fixed"), b.fixed, [=](Scene& s, bool v) { body(s).fixed = v; });
   addBool(tr("Exists at start"), b.active, [=](Scene& s, bool v) { body(s).active = v; },
           {Timed::Kind::Exists, name, {}});
+  // (a helper paused at 10 s read these as the body's state then)
+  {
+    auto* start = new QLabel(tr("Start state, at t = 0:"));
+    start->setObjectName(QStringLiteral("startNote"));
+    start->setToolTip(tr("Where and how the body starts. The viewport and the Plots show it at the playhead's time."));
+    start->setStyleSheet(QStringLiteral("color: #606060;"));
+    m_layout->addRow(start);
+  }
   addVec3(tr("Position"), QStringLiteral("m"), b.position, [=](Scene& s, const Vec3& v) { body(s).position = v; });
   if (b.shape == core::Shape::Rod) {
     // A rod's ends, as the file's "ends" and the Rod tool give them: one moved, the other stays

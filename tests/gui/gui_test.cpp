@@ -289,11 +289,8 @@ class GuiTest : public QObject {
     }
   }
 
-  // A constraint added while the simulation runs assembles live, without a restart.
-  // A helper set the duration to 180 s, played as fast as the machine goes, and the run went on
-  // to 10 600 s, the history dropping its start. Play stops at the duration, says so, and goes
-  // on past it when pressed again.
-  // A fixed body's mass and inertia read as infinite; a moving one's as numbers.
+  // A fixed body's mass and inertia read as infinite; a moving one's as numbers. The pose and
+  // motion fields say they are the start's (a helper paused at 10 s read them as the state then).
   void aFixedBodysMassAndInertiaReadInfinite() {
     ui::MainWindow w;
     w.show();
@@ -308,6 +305,7 @@ class GuiTest : public QObject {
     w.select({ui::Selection::Kind::Body, "door"});
     QTRY_VERIFY2(label("Mass").endsWith(" kg"), qPrintable(label("Mass")));
     QVERIFY2(label("Inertia").endsWith(QStringLiteral("kg\u00a0m²")), qPrintable(label("Inertia")));
+    QCOMPARE(label("startNote"), QStringLiteral("Start state, at t = 0:"));
   }
 
   // A set event's value is shown in its parameter's unit (a helper could not tell what a rolling
@@ -378,6 +376,9 @@ class GuiTest : public QObject {
     w.document().undoStack()->setClean();
   }
 
+  // A helper set the duration to 180 s, played as fast as the machine goes, and the run went on
+  // to 10 600 s, the history dropping its start. Play stops at the duration, says so, and goes
+  // on past it when pressed again.
   void playStopsAtTheScenesDuration() {
     ui::MainWindow w;
     w.show();
@@ -409,6 +410,7 @@ class GuiTest : public QObject {
     w.pause();
   }
 
+  // A constraint added while the simulation runs assembles live, without a restart.
   void liveAssembly() {
     ui::MainWindow w;
     w.show();
