@@ -861,6 +861,16 @@ void MainWindow::duplicateSelection() {
 }
 
 void MainWindow::addGroundPlane() {
+  // a floor at z = 0 already there (contacts on): it is selected, not doubled (a helper's second
+  // press added "ground1" on top of "floor", with nothing said)
+  const core::Scene& s = m_doc.scene();
+  if (s.settings.contacts)
+    for (const core::PlaneDef& q : s.planes)
+      if (q.normal.normalized().dot(core::Vec3::UnitZ()) > 1.0 - 1e-12 && std::abs(q.point.z()) < 1e-12) {
+        select({Selection::Kind::Plane, q.name});
+        statusBar()->showMessage(tr("The floor at z = 0 is there already: plane \"%1\" (selected)").arg(QString::fromStdString(q.name)), 6000);
+        return;
+      }
   core::PlaneDef p;
   p.name = m_doc.uniqueName("ground");
   p.point = core::Vec3::Zero();

@@ -113,6 +113,14 @@ class ContactsTest : public QObject {
     ui::SceneModel* m = w.sceneModel();
     QCOMPARE(m->rowCount(m->index(ui::SceneModel::Planes, 0)), 1);
     QCOMPARE(w.selectionModel()->currentIndex(), m->indexOf(plane));
+    // pressed again: the floor there is selected and said, not doubled (a helper got "ground1" on
+    // top of "floor")
+    w.select({ui::Selection::Kind::Settings, {}});
+    add->trigger();
+    QCOMPARE(int(doc.scene().planes.size()), 1);
+    QCOMPARE(w.inspector()->selection(), plane);
+    QVERIFY2(w.statusBar()->currentMessage().contains("The floor at z = 0 is there already: plane \"ground1\""),
+             qPrintable(w.statusBar()->currentMessage()));
     QCOMPARE(m->data(m->indexOf(plane)).toString(), QStringLiteral("ground1"));
 
     // drawn: the floor's green-grey (shaded: its hue, not the exact colour) where the background
