@@ -128,6 +128,14 @@ constexpr double kStickingSlip = 1e-12;
 //     a (m r + I / r) = -tau and with tau = mu_r m g, I = 2/5 m r^2 it slows at 5/7 g mu_r / r;
 //     at rest on a slope it is held while F r = tau, F = m g sin theta, tau <= mu_r m g cos theta:
 //     tan theta <= mu_r / r, and steeper it rolls down at 5/7 g (sin theta - mu_r / r cos theta);
+//   and the same mu_r against spinning about the normal (torsional friction: the contact patch
+//     resists turning in its plane as it resists rolling over its edge; MuJoCo and Bullet give it
+//     a coefficient of its own): a 1-dof block on the relative turn about n, rows (0, n) on A and
+//     (0, -n) on B, its torque at most mu_r lambda_n. A ball spinning in place about the vertical
+//     at w0, I = 2/5 m r^2: I dw/dt = -mu_r m g, so w falls by 5 mu_r g / (2 r^2) each second and
+//     stops at t = 2 r^2 w0 / (5 mu_r g) (a helper's ball spun for ever). (As a 2 x 2 block whose
+//     second direction has no row, J = 0, and W's entry 1 for its inverse: its rate and impulse
+//     there stay 0, and the disc is the interval |f| <= mu_r lambda_n);
 //   normals: lambda_n <- max(0, lambda_n + (c - v_n) / w), c the normal rate the exact solve gave
 //     (0 resting, the bounce's speed bouncing), so friction's torque is answered by the normals
 //     (a box held on a slope leans on its downhill edge and does not tip); a contact the exact
@@ -160,10 +168,10 @@ constexpr double kStickingSlip = 1e-12;
 // here after the normal rows' targets are read: NaN where it has none)
 int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& contactRows, const std::vector<int>& local,
                    const gauss::Problem& p, int maxSweeps, Eigen::VectorXd& impulse, Eigen::VectorXd& u,
-                   std::vector<Eigen::Vector2d>& out, std::vector<Eigen::Vector2d>& rollingOut, const Warm* warm = nullptr) {
+                   std::vector<Eigen::Vector2d>& out, std::vector<Eigen::Vector3d>& rollingOut, const Warm* warm = nullptr) {
   const std::vector<Eigen::Vector2d> start = out.size() == contactRows.size() ? out : std::vector<Eigen::Vector2d>{};
   out.assign(contactRows.size(), Eigen::Vector2d::Zero());
-  rollingOut.assign(contactRows.size(), Eigen::Vector2d::Zero());
+  rollingOut.assign(contactRows.size(), Eigen::Vector3d::Zero());
   std::vector<Mat3> invI(p.bodies.size());
   for (std::size_t k = 0; k < p.bodies.size(); ++k) invI[k] = p.bodies[k].inertia.inverse();
   const auto inverseMetric = [&](int b, const Vec6& j) {
@@ -179,8 +187,9 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     double stick = 0.0, slide = 0.0;  // mu_s (at least mu_k) and mu_k; rolling: the pair's rolling resistance (m), both
     Eigen::Vector2d f = Eigen::Vector2d::Zero();
     std::size_t row = 0;       // its normal row in p
-    bool rolling = false;      // the rolling resistance's block (angular rows), else friction's
+    enum class Kind { Friction, Rolling, Spin } kind = Kind::Friction;  // Rolling, Spin: angular rows, mu_r
   };
+  using Kind = Block::Kind;
   const auto rate = [&](const Block& b) {
     Eigen::Vector2d v = Eigen::Vector2d::Zero();
     for (int s = 0; s < 2 && b.body[s] >= 0; ++s)
@@ -199,27 +208,29 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     const ContactRow& cr = rows[std::size_t(contactRows[i])];
     // (every contact: one the exact solve left without a normal impulse, a fourth corner of a
     // box, may take one as the normals answer friction's torque)
-    for (const bool rolling : {false, true}) {
+    for (const Kind kind : {Kind::Friction, Kind::Rolling, Kind::Spin}) {
       Block b;
       b.row = i;
-      b.rolling = rolling;
-      b.slide = rolling ? cr.rolling : cr.friction;
-      b.stick = rolling ? cr.rolling : std::max(cr.friction, cr.staticFriction);
+      b.kind = kind;
+      b.slide = kind != Kind::Friction ? cr.rolling : cr.friction;
+      b.stick = kind != Kind::Friction ? cr.rolling : std::max(cr.friction, cr.staticFriction);
       if (!(b.stick > 0.0)) continue;
       Eigen::Matrix2d W = Eigen::Matrix2d::Zero();
       for (int s = 0; s < 2 && cr.body[s] >= 0; ++s) {
         b.body[s] = local[std::size_t(cr.body[s])];
         for (int d = 0; d < 2; ++d) {
-          if (rolling) b.t[s][d] << Vec3::Zero(), cr.tangent[s][d].head<3>();  // the turn about t_d, +A -B
+          if (kind == Kind::Rolling) b.t[s][d] << Vec3::Zero(), cr.tangent[s][d].head<3>();  // the turn about t_d, +A -B
+          else if (kind == Kind::Spin) b.t[s][d] << Vec3::Zero(), (d == 0 ? Vec3(cr.jac[s].head<3>()) : Vec3::Zero());  // about n
           else b.t[s][d] = cr.tangent[s][d];
           b.w[s][d] = inverseMetric(b.body[s], b.t[s][d]);
         }
         for (int d = 0; d < 2; ++d)
           for (int e = 0; e < 2; ++e) W(d, e) += b.t[s][d].dot(b.w[s][e]);
       }
+      if (kind == Kind::Spin) W(1, 1) = 1.0;  // (no second row)
       b.W = W;
       b.inverseW = W.inverse();
-      if (!start.empty() && !rolling) b.f = start[i];
+      if (!start.empty() && kind == Kind::Friction) b.f = start[i];
       if (b.inverseW.allFinite()) blocks.push_back(b);
     }
   }
@@ -254,8 +265,10 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
       if (r.bodyB >= 0) u.segment<6>(6 * r.bodyB) += d * lines[i].wB;
     }
     for (Block& b : blocks) {
-      if (!std::isfinite(b.rolling ? warm->rolling[b.row].x() : warm->normal[b.row])) continue;
-      Eigen::Vector2d f = b.rolling ? warm->rolling[b.row] : warm->friction[b.row];
+      if (b.kind == Kind::Spin) continue;  // (it starts from none)
+      const bool rolling = b.kind == Kind::Rolling;
+      if (!std::isfinite(rolling ? warm->rolling[b.row].x() : warm->normal[b.row])) continue;
+      Eigen::Vector2d f = rolling ? warm->rolling[b.row] : warm->friction[b.row];
       const double bound = b.stick * impulse[long(b.row)];
       if (f.norm() > bound) f *= bound / f.norm();
       setImpulse(b, f);
@@ -363,7 +376,11 @@ int frictionPhase(const std::vector<ContactRow>& rows, const std::vector<int>& c
     }
     if (largest <= kFrictionTolerance || moved <= 1e-10 * scale) break;
   }
-  for (const Block& b : blocks) (b.rolling ? rollingOut : out)[b.row] = b.f;
+  for (const Block& b : blocks) {
+    if (b.kind == Kind::Friction) out[b.row] = b.f;
+    else if (b.kind == Kind::Rolling) rollingOut[b.row].head<2>() = b.f;
+    else rollingOut[b.row].z() = b.f.x();
+  }
   return swept;
 }
 
@@ -899,7 +916,8 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
     const bool jointRates = std::any_of(velocityProblem.rows.begin(), velocityProblem.rows.end(),
                                         [](const gauss::Row& r) { return r.equality && r.c != 0.0; });
     Eigen::VectorXd after, impulse;
-    std::vector<Eigen::Vector2d> tangential, rollingTorque;  // per contact: friction's and rolling resistance's impulses
+    std::vector<Eigen::Vector2d> tangential;  // per contact: friction's impulse (t1, t2)
+    std::vector<Eigen::Vector3d> rollingTorque;  // and rolling resistance's (about t1, t2, n)
     bool met = false, again = true, rests = false;
     for (int attempt = 0; attempt < 2 && again; ++attempt) {
       again = false;
@@ -1046,7 +1064,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
           after = frictionless + s * du;
           impulse = frictionlessImpulse + s * (impulse - frictionlessImpulse);
           for (Eigen::Vector2d& f : tangential) f *= s;
-          for (Eigen::Vector2d& f : rollingTorque) f *= s;
+          for (Eigen::Vector3d& f : rollingTorque) f *= s;
         }
       }
       // (the energy check: see above the loop)
@@ -1084,7 +1102,7 @@ std::string ContactStage::resolve(const Model& model, const Params& params, doub
       if (!tangential.empty()) {
         const auto [t1, t2] = tangents(rep.contact.normal);
         rep.friction = (tangential[i].x() * t1 + tangential[i].y() * t2) / h;
-        rep.rolling = (rollingTorque[i].x() * t1 + rollingTorque[i].y() * t2) / h;
+        rep.rolling = (rollingTorque[i].x() * t1 + rollingTorque[i].y() * t2 + rollingTorque[i].z() * rep.contact.normal) / h;
       }
       if (rests) resting.push_back({.bodyA = rep.contact.bodyA, .bodyB = rep.contact.bodyB, .plane = rep.plane,
                                     .point = rep.contact.pointA, .force = rep.force, .friction = rep.friction, .rolling = rep.rolling});

@@ -71,7 +71,7 @@ struct ContactReport {
   double impulse = 0.0;        // normal impulse over the step (compression + restitution), N s
   double force = 0.0;          // impulse / h: the contact's force as a step's average, N
   Vec3 friction = Vec3::Zero();  // the friction force on A (tangential impulse / h), N
-  Vec3 rolling = Vec3::Zero();   // rolling resistance's torque on A, in the contact's plane, N m
+  Vec3 rolling = Vec3::Zero();   // rolling resistance's torque on A: against rolling (in the contact's plane) and spinning (about its normal), N m
 };
 
 class ContactStage {

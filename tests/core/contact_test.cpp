@@ -739,6 +739,43 @@ TEST(Contacts, RollingResistanceSlowsARollingBallAndHoldsItOnAGentleSlope) {
   }
 }
 
+// The same resistance against spinning about the contact's normal (a helper's ball spun in place
+// for ever): I dw/dt = -mu_r m g, w falls by 5 mu_r g / (2 r^2) a second and stops at
+// 2 r^2 w0 / (5 mu_r g), then stays; the torque on the ball is said (ContactReport::rolling) about
+// the normal. A tilted floor, the spin about its normal, the ball on it.
+TEST(Contacts, RollingResistanceStopsASpinAboutTheNormal) {
+  const double r = 0.1, mur = 0.002, g = 9.81, w0 = 10.0;
+  const Vec3 n = Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized()) * Vec3::UnitZ();
+  Scene s = contactScene();
+  s.settings.gravity = -g * n;  // (a floor across the gravity: the ball stays on its spot)
+  s.planes[0].normal = n;
+  s.planes[0].rollingResistance = mur / 2;
+  BodyDef b = sphere("ball", (r - 5e-7) * n, r);
+  b.rollingResistance = mur / 2;
+  b.angularVelocity = w0 * n;
+  s.bodies.push_back(b);
+  auto sim = simulate(s);
+  const double rate = 5.0 * mur * g / (2.0 * r * r);  // 4.905 rad/s^2: stops at 2.04 s
+  const auto spin = [&] {
+    const BodyState& st = sim->state().bodies[0];
+    return (sim->model().bodies[0].inertia.asDiagonal().inverse() * st.L).dot(n);  // (a sphere: I isotropic)
+  };
+  ASSERT_TRUE(sim->advanceTo(0.5).ok);
+  const double w1 = spin();
+  ASSERT_TRUE(sim->advanceTo(1.5).ok);
+  EXPECT_NEAR(w1 - spin(), rate, 1e-3 * rate);
+  double torque = 0.0;
+  for (const ContactReport& c : sim->contacts()) torque += c.rolling.dot(n);
+  const double m = sim->model().bodies[0].mass;
+  EXPECT_NEAR(torque, -mur * m * g, 1e-6 * mur * m * g);
+  ASSERT_TRUE(sim->advanceTo(3.0).ok);
+  EXPECT_LT(std::abs(spin()), 1e-9);
+  const Vec3 at = sim->state().bodies[0].x;
+  ASSERT_TRUE(sim->advanceTo(5.0).ok);
+  EXPECT_LT(std::abs(spin()), 1e-9);
+  EXPECT_LT((sim->state().bodies[0].x - at).norm(), 1e-9);
+}
+
 // Timeline events switch a body's collisions and set its materials: a ball bouncing with e = 0.8
 // stops bouncing once an event sets its restitution to 0, and falls through the floor once
 // another switches its collisions off. The events round-trip through the file; bad ones are named.
