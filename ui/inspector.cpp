@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QWheelEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QStyleOptionSpinBox>
 #include <QTimer>
@@ -191,7 +192,15 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_warning->setStyleSheet(QStringLiteral("color: #8a5a00;"));
   m_warning->hide();
-  auto* scroll = new QScrollArea(this);
+  auto* scroll = m_scroll = new QScrollArea(this);
+  // (rebuild: the form's rows made anew, the scroll bar's range changes as they are laid out,
+  // which dropped it to the top: it goes back to where the user last scrolled it)
+  connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
+    if (m_keepScroll >= 0) m_scroll->verticalScrollBar()->setValue(m_keepScroll);
+  });
+  connect(scroll->verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] {
+    QTimer::singleShot(0, this, [this] { m_keepScroll = m_scroll->verticalScrollBar()->value(); });  // (after the action)
+  });
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   // (its scroll bar always there: appearing when a refusal's message shortened the form's room,
@@ -239,6 +248,8 @@ void Inspector::setSelection(const Selection& s) {
   m_error->hide();
   m_errorHeight = 0;
   m_error->setMinimumHeight(0);
+  m_warningHeight = 0;
+  m_warning->setMinimumHeight(0);
   rebuild();
 }
 
@@ -379,8 +390,17 @@ void Inspector::showStabilityWarnings() {
                      .arg(QString::fromStdString(w.message));
     }
   }
+  // (its room kept once taken, as a refusal's: see sayError; a helper's field moved 200 px from
+  // under the mouse when a warning came and went with the value typed)
   m_warning->setText(lines.join(QStringLiteral("\n")));
-  m_warning->setVisible(!lines.isEmpty());
+  if (!lines.isEmpty()) {
+    m_warning->show();
+    const int width = std::max(1, contentsRect().width() - layout()->contentsMargins().left() - layout()->contentsMargins().right());
+    m_warningHeight = std::max(m_warningHeight, m_warning->heightForWidth(width));
+    m_warning->setMinimumHeight(m_warningHeight);
+  } else {
+    m_warning->setVisible(m_warningHeight > 0);
+  }
 }
 
 void Inspector::rebuild() {
@@ -394,7 +414,13 @@ void Inspector::rebuild() {
       focused = f->objectName();
       break;
     }
+  // the form scrolled where it was (its rows removed and made anew, the scroll bar could drop to
+  // the top before the new rows were laid out)
+  QScrollBar* bar = m_scroll->verticalScrollBar();
+  if (m_builtFor != m_selection) m_keepScroll = 0;
+  m_builtFor = m_selection;
   rebuildForm();
+  bar->setValue(m_keepScroll);
   if (focused.isEmpty()) return;
   for (QWidget* w : m_form->findChildren<QWidget*>(focused))
     if (w->focusPolicy() != Qt::NoFocus) {

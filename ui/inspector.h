@@ -16,6 +16,7 @@
 #include "ui/selection.h"
 
 class QCheckBox;
+class QScrollArea;
 
 namespace tether::ui {
 
@@ -92,6 +93,10 @@ class Inspector : public QWidget {
   void sayError(const QString& text);
   void clearError();
   QLabel* m_warning = nullptr;  // the stability warnings of the inspected object
+  int m_warningHeight = 0;      // the room they have taken for this selection (as m_errorHeight)
+  QScrollArea* m_scroll = nullptr;  // the form's
+  Selection m_builtFor;                   // the selection the form was last made for
+  int m_keepScroll = 0;                   // where the user last scrolled the form: kept as it is made anew
   QCheckBox* m_recordBox = nullptr;
   std::function<double()> m_playhead;
   QString m_lastError;

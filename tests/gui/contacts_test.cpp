@@ -337,7 +337,7 @@ class ContactsTest : public QObject {
   // one (2 lines) gave the form room back, the form scrolled up under the cursor, and the next
   // value typed ("100" meant for Friction) landed in Restitution. The fields stay put while the
   // messages come, change and go (the message's room stays until another object is selected).
-  void refusalsLeaveTheFieldsWhereTheyAre() {
+  void refusalsAndWarningsLeaveTheFieldsWhereTheyAre() {
     ui::MainWindow w;
     QVERIFY(ready(w));
     w.resize(1200, 560);  // a form taller than its dock: it scrolls
@@ -350,7 +350,7 @@ class ContactsTest : public QObject {
     QTRY_VERIFY(w.inspector()->findChild<QDoubleSpinBox*>("Friction"));
     auto* bar = w.inspector()->findChild<QScrollArea*>()->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 0);
-    bar->setValue(bar->maximum());
+    bar->triggerAction(QAbstractSlider::SliderToMaximum);  // (as a user's drag or wheel)
     QTest::qWait(50);
     const auto at = [&] {  // where Friction is on the screen
       auto* f = w.inspector()->findChild<QDoubleSpinBox*>("Friction");
@@ -368,6 +368,18 @@ class ContactsTest : public QObject {
     QVERIFY(typeInto(w, "Friction", "0.7"));
     QCOMPARE(doc.scene().bodies[0].friction, 0.7);
     QTRY_VERIFY(inspectorSays(w, "Not applied").isEmpty());  // the stale message goes
+    QTest::qWait(50);
+    QTRY_COMPARE(at(), start);
+    // a warning that comes and goes with the value typed (a second helper: the form went to the
+    // top, the field 200 px from the mouse): a rolling resistance past the ball's radius, then not
+    QVERIFY(typeInto(w, "Rolling resistance", "0.5"));
+    QCOMPARE(doc.scene().bodies[0].rollingResistance, 0.5);
+    QTRY_VERIFY(!inspectorSays(w, "it never rolls").isEmpty());
+    QTest::qWait(50);
+    QTRY_COMPARE(at(), start);
+    QVERIFY(typeInto(w, "Rolling resistance", "0.002"));
+    QCOMPARE(doc.scene().bodies[0].rollingResistance, 0.002);
+    QTRY_VERIFY(inspectorSays(w, "it never rolls").isEmpty());
     QTest::qWait(50);
     QTRY_COMPARE(at(), start);
     w.document().undoStack()->setClean();
