@@ -1526,7 +1526,7 @@ class Checker {
       const double pair = b.rollingResistance + partner;
       if (!(pair > r)) continue;
       add("bodies[" + std::to_string(i) + "].rolling_resistance", StabilitySeverity::Warn,
-          "body \"" + b.name + "\"'s rolling resistance with what it touches is up to " + num(pair) + " m, more than its " +
+          "the rolling resistance of body \"" + b.name + "\" with what it touches is up to " + num(pair) + " m, more than its " +
               (b.shape == Shape::Torus ? "tube's radius " : "radius ") + num(r) +
               " m: it never rolls, it slides (the resistance is the normal force's lever arm within the contact patch, "
               "1e-4 to 1e-2 of the radius for hard balls and wheels, up to 0.3 of it for soft ones)");

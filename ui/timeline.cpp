@@ -595,11 +595,14 @@ QMenu* TimelineView::buildContextMenu(const QPoint& pos) {
       if (size == 3) what << QStringLiteral("x y z");
       if (*ps.unit) what << QString::fromUtf8(ps.unit);
       if (!now.isEmpty()) what << tr("now %1").arg(now.join(QLatin1Char(' ')));
-      const QString prompt = QString::fromUtf8(ps.name) + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what.join(QStringLiteral(", ")))) + QLatin1Char(':');
+      // (in words: "static friction", not the file's static_friction, which a helper met in the menu)
+      const QString words = QString::fromUtf8(ps.name).replace(QLatin1Char('_'), QLatin1Char(' '));
+      const QString prompt = words + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what.join(QStringLiteral(", ")))) + QLatin1Char(':');
       const QString start = now.join(QLatin1Char(' '));
-      m->addAction(tr("Set %1 at %2 s…").arg(QString::fromUtf8(ps.name)).arg(t), this, [this, name, param, size, prompt, start, t] {
+      m->addAction(tr("Set %1 at %2 s…").arg(words).arg(t), this, [this, name, param, size, prompt, start, words, t] {
         bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Set %1").arg(QString::fromStdString(param)), prompt, QLineEdit::Normal, start, &ok);
+        const QString text = QInputDialog::getText(this, tr("Set %1 of %2 at %3 s").arg(words, QString::fromStdString(name)).arg(t), prompt,
+                                                   QLineEdit::Normal, start, &ok);
         if (!ok) return;
         std::vector<double> v;
         for (const QString& part : text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {

@@ -1360,7 +1360,7 @@ TEST(Stability, RollingResistancePastTheRadiusIsSaid) {
   s.bodies.push_back(b);
   EXPECT_EQ(said(s), "");  // 0.09 m
   s.bodies[0].rollingResistance = 0.05;  // 0.11 m with the floor's
-  EXPECT_NE(said(s).find("bodies[0].rolling_resistance: body \"ball\"'s rolling resistance with what it touches is up to 0.11 m, "
+  EXPECT_NE(said(s).find("bodies[0].rolling_resistance: the rolling resistance of body \"ball\" with what it touches is up to 0.11 m, "
                          "more than its radius 0.1 m: it never rolls, it slides"),
             std::string::npos)
       << said(s);

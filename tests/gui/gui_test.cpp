@@ -353,22 +353,25 @@ class GuiTest : public QObject {
       if (menuAction(*m, "ball", "Set restitution")) lane = k;
     }
     QVERIFY(lane >= 0);
-    QString label, value;
+    QString label, value, title;
     for (const auto& [at, expectLabel, expectValue] :
          {std::tuple{0.5, "restitution (now 0.5):", "0.5"}, {2.0, "restitution (now 0.9):", "0.9"}}) {
       std::unique_ptr<QMenu> menu(tv->buildContextMenu(QPoint(int(std::lround(tv->xAt(at))), tv->laneY(lane) + 5)));
       QAction* set = menuAction(*menu, "ball", "Set restitution");
       QVERIFY(set);
+      QVERIFY(menuAction(*menu, "ball", "Set static friction at"));  // in words, not the file's static_friction
       QTimer::singleShot(200, [&] {
         auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
         if (!dialog) return;
         label = dialog->labelText();
+        title = dialog->windowTitle();
         value = dialog->textValue();
         dialog->setTextValue(QStringLiteral("0.25"));
         dialog->accept();
       });
       set->trigger();
       QCOMPARE(label, QString(expectLabel));
+      QCOMPARE(title, QStringLiteral("Set restitution of ball at %1 s").arg(at));
       QCOMPARE(value, QString(expectValue));
     }
     QCOMPARE(int(w.document().scene().events.size()), 3);
