@@ -158,9 +158,6 @@ void fitWidthToValue(QDoubleSpinBox* sb) {
   sb->setMinimumWidth(hint.width());
 }
 
-}  // namespace
-
-namespace {
 // A validator's refusal of the field being edited, said with the field's label as the range
 // checks of the fields say theirs: "bodies[0].friction: must be between 0 and 10 (...) (is -1)"
 // reads "Friction must be between 0 and 10 (...) (typed -1)" (a helper found the two styles side
@@ -195,9 +192,8 @@ Inspector::Inspector(Document& doc, QWidget* parent) : QWidget(parent), m_doc(do
   auto* scroll = m_scroll = new QScrollArea(this);
   // (rebuild: the form's rows made anew, the scroll bar's range changes as they are laid out,
   // which dropped it to the top: it goes back to where the user last scrolled it)
-  connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
-    if (m_keepScroll >= 0) m_scroll->verticalScrollBar()->setValue(m_keepScroll);
-  });
+  connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, this,
+          [this] { m_scroll->verticalScrollBar()->setValue(m_keepScroll); });
   connect(scroll->verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] {
     QTimer::singleShot(0, this, [this] { m_keepScroll = m_scroll->verticalScrollBar()->value(); });  // (after the action)
   });
@@ -259,10 +255,15 @@ void Inspector::setSelection(const Selection& s) {
 // a user typing into them (a helper's "100" for Friction landed in Restitution).
 void Inspector::sayError(const QString& text) {
   m_error->setText(text);
-  m_error->show();
+  keepRoom(m_error, m_errorHeight);
+}
+
+// Shows a label under the form, as tall as the tallest text it has shown for the selection (room).
+void Inspector::keepRoom(QLabel* label, int& room) {
+  label->show();
   const int width = std::max(1, contentsRect().width() - layout()->contentsMargins().left() - layout()->contentsMargins().right());
-  m_errorHeight = std::max(m_errorHeight, m_error->heightForWidth(width));
-  m_error->setMinimumHeight(m_errorHeight);
+  room = std::max(room, label->heightForWidth(width));
+  label->setMinimumHeight(room);
 }
 
 void Inspector::clearError() {
@@ -393,14 +394,8 @@ void Inspector::showStabilityWarnings() {
   // (its room kept once taken, as a refusal's: see sayError; a helper's field moved 200 px from
   // under the mouse when a warning came and went with the value typed)
   m_warning->setText(lines.join(QStringLiteral("\n")));
-  if (!lines.isEmpty()) {
-    m_warning->show();
-    const int width = std::max(1, contentsRect().width() - layout()->contentsMargins().left() - layout()->contentsMargins().right());
-    m_warningHeight = std::max(m_warningHeight, m_warning->heightForWidth(width));
-    m_warning->setMinimumHeight(m_warningHeight);
-  } else {
-    m_warning->setVisible(m_warningHeight > 0);
-  }
+  if (!lines.isEmpty()) keepRoom(m_warning, m_warningHeight);
+  else m_warning->setVisible(m_warningHeight > 0);
 }
 
 void Inspector::rebuild() {

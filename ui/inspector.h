@@ -91,6 +91,7 @@ class Inspector : public QWidget {
   QLabel* m_error = nullptr;
   int m_errorHeight = 0;  // the room its messages have taken for this selection (sayError)
   void sayError(const QString& text);
+  void keepRoom(QLabel* label, int& room);
   void clearError();
   QLabel* m_warning = nullptr;  // the stability warnings of the inspected object
   int m_warningHeight = 0;      // the room they have taken for this selection (as m_errorHeight)

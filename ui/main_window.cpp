@@ -541,7 +541,7 @@ void MainWindow::updateStatus() {
                                  .arg(c->t, 0, 'f', 3));
     m_durationMessageT = c->t;
     m_durationMessageRevision = m_doc.revision();
-  } else if (snap->t != m_durationMessageT || m_doc.revision() != m_durationMessageRevision) {
+  } else if (c->t != m_durationMessageT || m_doc.revision() != m_durationMessageRevision) {
     clearDurationMessage();  // (a helper read it after Reset, edits and Steps, the time beside it 0.017 s)
   }
   // The simulation's own news, each said once as it comes, and taken off the status bar when it
