@@ -121,13 +121,21 @@ void mergeClose(std::vector<Contact>& cs, double tol) {
   std::sort(cs.begin(), cs.end(), [](const Contact& a, const Contact& b) {
     return a.depth != b.depth ? a.depth > b.depth : lessPoint(a.pointA, b.pointA);
   });
+  // The kept contacts' midpoints in order of x: a contact's near ones lie within tol of its x
+  // (|dx| <= the distance), so each looks at those alone (a torus chain's hooked pair has
+  // hundreds of chord contacts).
   std::vector<Contact> kept;
+  std::vector<Vec3> byX;
+  const auto lessX = [](const Vec3& p, const Vec3& q) { return p.x() < q.x(); };
   for (const Contact& c : cs) {
     const Vec3 m = 0.5 * (c.pointA + c.pointB);
-    const bool near = std::any_of(kept.begin(), kept.end(), [&](const Contact& k) {
-      return (0.5 * (k.pointA + k.pointB) - m).norm() < tol;
-    });
-    if (!near) kept.push_back(c);
+    bool near = false;
+    for (auto k = std::lower_bound(byX.begin(), byX.end(), Vec3(m.x() - tol, 0.0, 0.0), lessX);
+         k != byX.end() && k->x() <= m.x() + tol && !near; ++k)
+      near = (*k - m).norm() < tol;
+    if (near) continue;
+    byX.insert(std::upper_bound(byX.begin(), byX.end(), m, lessX), m);
+    kept.push_back(c);
   }
   cs = std::move(kept);
 }
@@ -160,6 +168,57 @@ struct PairResult final : btManifoldResult {
     out->push_back(c);
   }
 };
+
+// Two capsules (rods, a torus's chords): the one point of their least distance, in closed form
+// (Bullet's capsule-capsule test is the same closed form; asking it through its dispatcher cost
+// a torus chain most of its step in making and freeing an algorithm and a manifold per chord
+// pair). A's segment is p + s u, s in [0, 1], B's q + t v, t in [0, 1], w = p - q; their squared
+// distance |w + s u - t v|^2 is convex, least where its gradient vanishes,
+//   a s - b t = -c,  b s - e t = -f,   a = u.u, b = u.v, e = v.v, c = u.w, f = v.w,
+// s = (b f - c e) / (a e - b^2). On the unit square (Ericson, Real-Time Collision Detection,
+// 5.1.9): s clamped to [0, 1], then the best t for it, t = (b s + f) / e; where that leaves
+// [0, 1], t clamped and s again the best for it, (b t - c) / a, clamped. Parallel segments
+// (a e - b^2 = 0) have a line of closest pairs: s = 0 there. With x_A, x_B the closest points and
+// d = |x_A - x_B|, the gap is d - r_A - r_B along n = (x_A - x_B) / d (from B to A), the points
+// x_A - r_A n on A and x_B + r_B n on B; crossing axes (d = 0) take n across both, u x v.
+void capsuleContact(const btCollisionObject& A, const btCollisionObject& B, double margin, std::vector<Contact>& out) {
+  const auto& ca = static_cast<const btCapsuleShape&>(*A.getCollisionShape());
+  const auto& cb = static_cast<const btCapsuleShape&>(*B.getCollisionShape());
+  const auto segment = [](const btCollisionObject& o, const btCapsuleShape& c, Vec3& start, Vec3& along) {
+    const btTransform& t = o.getWorldTransform();
+    const Vec3 half = fromBt(t.getBasis().getColumn(c.getUpAxis())) * c.getHalfHeight();
+    start = fromBt(t.getOrigin()) - half;
+    along = 2.0 * half;
+  };
+  Vec3 p, u, q, v;
+  segment(A, ca, p, u);
+  segment(B, cb, q, v);
+  const double ra = ca.getRadius(), rb = cb.getRadius();
+  const Vec3 w = p - q;
+  const double a = u.dot(u), b = u.dot(v), e = v.dot(v), c = u.dot(w), f = v.dot(w);
+  const double denom = a * e - b * b;
+  double s = denom > 0.0 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+  double t = e > 0.0 ? (b * s + f) / e : 0.0;
+  if (t < 0.0 || t > 1.0) {
+    t = std::clamp(t, 0.0, 1.0);
+    s = a > 0.0 ? std::clamp((b * t - c) / a, 0.0, 1.0) : 0.0;
+  }
+  const Vec3 xa = p + s * u, xb = q + t * v;
+  const double d = (xa - xb).norm();
+  const double gap = d - ra - rb;
+  if (!(gap < margin)) return;
+  Vec3 n = d > 0.0 ? Vec3((xa - xb) / d) : Vec3(u.cross(v));
+  if (d == 0.0) {
+    if (n.squaredNorm() == 0.0) n = u.unitOrthogonal();  // parallel axes through each other
+    n.normalize();
+  }
+  Contact k;
+  k.pointA = xa - ra * n;
+  k.pointB = xb + rb * n;
+  k.normal = n;
+  k.depth = -gap;
+  out.push_back(k);
+}
 
 // A joint's anchor as the contacts near it see it: a point, or the line through it along a unit
 // axis (JoinedPair::axis).
@@ -279,7 +338,14 @@ struct CollisionDetector::Impl {
     std::unique_ptr<btCollisionShape> shape;  // shared by the body's objects
     std::vector<btTransform> parts;           // each object's pose in body coordinates
     std::vector<std::unique_ptr<btCollisionObject>> objects;
+    // A torus's one object in the broad phase, boxed round the whole torus: its chords are not
+    // in the broad phase (a torus chain's hundreds of chord boxes made most of a step's time
+    // there) but culled pair by pair against each other's boxes (bodyPairContacts).
+    std::unique_ptr<btCollisionObject> proxy;
+    std::vector<btVector3> partLo, partHi;  // each object's box, widened by the margin
+    btVector3 boxLo, boxHi;                 // the body's box, widened by the margin
     bool inWorld = false;
+    btCollisionObject* broad() const { return proxy ? proxy.get() : objects.front().get(); }
   };
 
   struct PairFilter final : btOverlapFilterCallback {
@@ -316,8 +382,7 @@ struct CollisionDetector::Impl {
   }
 
   void remove(Slot& s) {
-    if (s.inWorld)
-      for (auto& o : s.objects) world.removeCollisionObject(o.get());
+    if (s.inWorld) world.removeCollisionObject(s.broad());
     s.inWorld = false;
   }
 
@@ -355,24 +420,60 @@ struct CollisionDetector::Impl {
       o->setUserIndex2(static_cast<int>(k));
       s.objects.push_back(std::move(o));
     }
+    s.proxy.reset();
+    if (b.shape == Shape::Torus) {
+      s.proxy = std::make_unique<btCollisionObject>();
+      s.proxy->setCollisionShape(s.shape.get());
+      s.proxy->setUserIndex(index);
+      s.proxy->setUserIndex2(0);
+    }
   }
 
-  // Moves a body's objects and sets their broad-phase boxes to the shapes' exact bounds
-  // (btCollisionWorld's own update widens every box by gContactBreakingThreshold, 2 cm, which
-  // for centimetre bodies makes tens of times more pairs than touch).
+  // Moves a body's objects and sets their boxes, and the body's broad-phase box, to the shapes'
+  // exact bounds widened by the margin (btCollisionWorld's own update widens every box by
+  // gContactBreakingThreshold, 2 cm, which for centimetre bodies makes tens of times more pairs
+  // than touch). A chord's box is its segment's, grown by the tube's radius; the torus's, per
+  // world axis e, R sqrt(1 - (n.e)^2) + a about its centre (n its axis): the circle of radius R
+  // reaches R |n x e| along e, and the chords lie inside the circle.
   double margin = 0.0;  // the query's (CollisionQuery::margin): boxes widened by it, points kept within it
   void place(Slot& s, const CollisionBody& b) {
     const btTransform pose = btPose(b.x, b.q);
+    const btVector3 m(margin, margin, margin);
+    s.partLo.resize(s.objects.size());
+    s.partHi.resize(s.objects.size());
     for (std::size_t k = 0; k < s.objects.size(); ++k) {
       btCollisionObject& o = *s.objects[k];
       o.setWorldTransform(pose * s.parts[k]);
-      if (!o.getBroadphaseHandle()) continue;
-      btVector3 lo, hi;
-      o.getCollisionShape()->getAabb(o.getWorldTransform(), lo, hi);
-      lo -= btVector3(margin, margin, margin);
-      hi += btVector3(margin, margin, margin);
-      broadphase.setAabb(o.getBroadphaseHandle(), lo, hi, &dispatcher);
+      if (s.proxy) {
+        const auto& chord = static_cast<const btCapsuleShape&>(*s.shape);
+        const btVector3 c = o.getWorldTransform().getOrigin();
+        const btVector3 half = o.getWorldTransform().getBasis().getColumn(2) * chord.getHalfHeight();
+        const btVector3 grow = m + btVector3(1, 1, 1) * chord.getRadius();
+        s.partLo[k] = (c - half);
+        s.partLo[k].setMin(c + half);
+        s.partLo[k] -= grow;
+        s.partHi[k] = (c - half);
+        s.partHi[k].setMax(c + half);
+        s.partHi[k] += grow;
+      } else {
+        o.getCollisionShape()->getAabb(o.getWorldTransform(), s.partLo[k], s.partHi[k]);
+        s.partLo[k] -= m;
+        s.partHi[k] += m;
+      }
     }
+    if (s.proxy) {
+      s.proxy->setWorldTransform(pose);
+      const btVector3 n = pose.getBasis().getColumn(2);
+      btVector3 reach;
+      for (int e = 0; e < 3; ++e)
+        reach[e] = b.majorRadius * std::sqrt(std::max(0.0, 1.0 - n[e] * n[e])) + b.minorRadius + margin;
+      s.boxLo = pose.getOrigin() - reach;
+      s.boxHi = pose.getOrigin() + reach;
+    } else {
+      s.boxLo = s.partLo.front();
+      s.boxHi = s.partHi.front();
+    }
+    if (btBroadphaseProxy* h = s.broad()->getBroadphaseHandle()) broadphase.setAabb(h, s.boxLo, s.boxHi, &dispatcher);
   }
 
   // Brings Bullet's objects in line with the query: rebuilt where the shape or filter changed
@@ -397,42 +498,46 @@ struct CollisionDetector::Impl {
       s.built = b;
       place(s, b);
       if (b.collides) {
-        for (auto& o : s.objects) world.addCollisionObject(o.get());
+        world.addCollisionObject(s.broad());
         s.inWorld = true;
         place(s, b);  // (the world gave the new objects' boxes their exact bounds, without the margin)
       }
     }
   }
 
-  // The objects whose boxes overlap, each pair (lower body, higher body) once, in body order.
-  struct ObjectPair {
-    std::uint64_t keyA, keyB;  // body index, then the part (a torus's chord)
-    btCollisionObject *a, *b;
-  };
-  std::vector<ObjectPair> overlappingPairs() {
+  // The bodies whose boxes overlap, each pair (lower, higher) once, in body order.
+  std::vector<std::pair<int, int>> overlappingPairs() {
     broadphase.calculateOverlappingPairs(&dispatcher);
-    const auto key = [](const btCollisionObject* o) {
-      return std::uint64_t(std::uint32_t(o->getUserIndex())) << 32 | std::uint32_t(o->getUserIndex2());
-    };
-    std::vector<ObjectPair> out;
+    std::vector<std::pair<int, int>> out;
     const btBroadphasePairArray& pairs = world.getPairCache()->getOverlappingPairArray();
-    for (int i = 0; i < pairs.size(); ++i) {
-      const btBroadphaseProxy* p0 = pairs[i].m_pProxy0;
-      const btBroadphaseProxy* p1 = pairs[i].m_pProxy1;
+    for (int k = 0; k < pairs.size(); ++k) {
+      const btBroadphaseProxy* p0 = pairs[k].m_pProxy0;
+      const btBroadphaseProxy* p1 = pairs[k].m_pProxy1;
       // the pair cache keeps pairs a while after their boxes part
       if (!TestAabbAgainstAabb2(p0->m_aabbMin, p0->m_aabbMax, p1->m_aabbMin, p1->m_aabbMax)) continue;
-      ObjectPair op{key(static_cast<btCollisionObject*>(p0->m_clientObject)), key(static_cast<btCollisionObject*>(p1->m_clientObject)),
-                    static_cast<btCollisionObject*>(p0->m_clientObject), static_cast<btCollisionObject*>(p1->m_clientObject)};
-      if (op.keyA > op.keyB) {
-        std::swap(op.keyA, op.keyB);
-        std::swap(op.a, op.b);
-      }
-      out.push_back(op);
+      const int i = static_cast<const btCollisionObject*>(p0->m_clientObject)->getUserIndex();
+      const int j = static_cast<const btCollisionObject*>(p1->m_clientObject)->getUserIndex();
+      out.emplace_back(std::min(i, j), std::max(i, j));
     }
-    std::sort(out.begin(), out.end(), [](const ObjectPair& x, const ObjectPair& y) {
-      return x.keyA != y.keyA ? x.keyA < y.keyA : x.keyB < y.keyB;
-    });
+    std::sort(out.begin(), out.end());
     return out;
+  }
+
+  // The points of bodies i < j whose boxes overlap: of each pair of their objects (a torus's
+  // chords) whose boxes overlap, i's parts in order, then j's.
+  std::vector<std::size_t> nearParts;
+  void bodyPairContacts(int i, int j, std::vector<Contact>& out) {
+    const Slot& si = slots[std::size_t(i)];
+    const Slot& sj = slots[std::size_t(j)];
+    nearParts.clear();
+    for (std::size_t l = 0; l < sj.objects.size(); ++l)
+      if (TestAabbAgainstAabb2(sj.partLo[l], sj.partHi[l], si.boxLo, si.boxHi)) nearParts.push_back(l);
+    for (std::size_t k = 0; k < si.objects.size(); ++k) {
+      if (!TestAabbAgainstAabb2(si.partLo[k], si.partHi[k], sj.boxLo, sj.boxHi)) continue;
+      for (const std::size_t l : nearParts)
+        if (TestAabbAgainstAabb2(si.partLo[k], si.partHi[k], sj.partLo[l], sj.partHi[l]))
+          pairContacts(si.objects[k].get(), sj.objects[l].get(), out);
+    }
   }
 
   // Bullet's points for two objects, A = a, with A's pose aPose: a new algorithm for the pair,
@@ -454,6 +559,11 @@ struct CollisionDetector::Impl {
 
   // The points of two objects as they are, A = a.
   void pairContacts(btCollisionObject* a, btCollisionObject* b, std::vector<Contact>& out) {
+    if (a->getCollisionShape()->getShapeType() == CAPSULE_SHAPE_PROXYTYPE &&
+        b->getCollisionShape()->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
+      capsuleContact(*a, *b, margin, out);
+      return;
+    }
     const std::size_t before = out.size();
     process(a, a->getWorldTransform(), b, out);
     if (out.size() == before && margin > 0.0 && a->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE &&
@@ -642,10 +752,9 @@ std::vector<ContactManifold> CollisionDetector::detect(const CollisionQuery& que
   im.margin = query.margin;
   im.sync(bodies);
   std::map<std::pair<int, int>, std::vector<Contact>> pairs;
-  for (const auto& op : im.overlappingPairs()) {
-    if (inside.contains({op.a->getUserIndex(), op.b->getUserIndex()})) continue;
-    std::vector<Contact>& cs = pairs[{op.a->getUserIndex(), op.b->getUserIndex()}];
-    im.pairContacts(op.a, op.b, cs);
+  for (const auto& pair : im.overlappingPairs()) {
+    if (inside.contains(pair)) continue;
+    im.bodyPairContacts(pair.first, pair.second, pairs[pair]);
   }
   std::erase_if(pairs, [](const auto& p) { return p.second.empty(); });
 

@@ -19,11 +19,14 @@
 // Ground planes are half-spaces {p : (p - point) . normal < 0} (solid below).
 //
 // Library: Bullet's collision module in double precision behind a pimpl (no Bullet header
-// here): its broad phase (btDbvtBroadphase) and narrow phase, sphere-sphere, sphere-box,
-// box-box (btBoxBoxDetector: up to 4 points), capsule-capsule and capsule-sphere in closed
-// form, capsule-box by GJK on the cores (the segment, and the box itself: its margin set to 0)
-// with the capsule's radius as margin, EPA where the cores overlap.
-// Written here, because Bullet's one-shot result is incomplete or inexact there:
+// here): its broad phase (btDbvtBroadphase, one box per body: a torus's chords are culled pair
+// by pair) and narrow phase, sphere-sphere, sphere-box, box-box (btBoxBoxDetector: up to 4
+// points), capsule-sphere in closed form, capsule-box by GJK on the cores (the segment, and the
+// box itself: its margin set to 0) with the capsule's radius as margin, EPA where the cores
+// overlap.
+// Written here, because Bullet's one-shot result is incomplete or inexact there, or slow:
+//   - capsule-capsule (rods, torus chords): the segments' least distance in closed form, as
+//     Bullet's, without its dispatcher's algorithm and manifold made and freed per pair;
 //   - every body against a ground plane (the box's corners, the capsule's end balls, the
 //     torus's chord ends below the plane, each an exact point): Bullet's convex-plane algorithm
 //     reports one point per query (a box resting on a btStaticPlaneShape: 1 point, measured) and

@@ -2,6 +2,7 @@
 // complete manifolds in one query, filtering, joints, determinism, the torus's error bound.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numbers>
@@ -156,6 +157,71 @@ std::vector<ColPairCase> colPairCases(double lift) {
 
 TEST(Collision, EveryShapePairAgainstClosedForms) {
   for (const ColPairCase& pc : colPairCases(0.0)) colCheckPair(pc);
+}
+
+// Two rods in every relative pose (crossing, skew, parallel side by side or end to end, on one
+// line, through each other), within the margin or touching: the deepest contact is as deep as
+// the radii less the segments' least distance, found here independently by a golden-section
+// search over A's segment of the distance of its point to B's segment (convex along A), and the
+// contact's points lie on the two surfaces.
+TEST(Collision, RodPairsMatchTheSegmentsLeastDistance) {
+  const auto toSegment = [](const Vec3& x, const Vec3& q0, const Vec3& q1) {
+    const Vec3 v = q1 - q0;
+    return (q0 + std::clamp((x - q0).dot(v) / v.squaredNorm(), 0.0, 1.0) * v - x).norm();
+  };
+  const auto least = [&](const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1) {
+    const auto f = [&](double s) { return toSegment(p0 + s * (p1 - p0), q0, q1); };
+    const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+    double lo = 0.0, hi = 1.0;
+    for (int k = 0; k < 200; ++k) {
+      const double m1 = hi - g * (hi - lo), m2 = lo + g * (hi - lo);
+      (f(m1) <= f(m2) ? hi : lo) = (f(m1) <= f(m2) ? m2 : m1);
+    }
+    return std::min({f(0.5 * (lo + hi)), f(0.0), f(1.0)});
+  };
+  std::mt19937 rng(20);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto dir = [&] { return Vec3(u(rng), u(rng), u(rng)).normalized(); };
+  CollisionDetector d;
+  const double margin = 1e-3;
+  int touching = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const double ra = 0.01 + 0.05 * (u(rng) + 1.0), rb = 0.01 + 0.05 * (u(rng) + 1.0);
+    const Vec3 p0 = 0.3 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 ua = dir();
+    const Vec3 p1 = p0 + (0.1 + 0.3 * (u(rng) + 1.0)) * ua;
+    // B: skew, parallel beside A, on A's line, or crossing through it
+    const int kind = trial % 4;
+    Vec3 ub = kind == 1 || kind == 2 ? ua : dir();
+    Vec3 side = ua.unitOrthogonal();
+    side = Eigen::AngleAxisd(3.0 * u(rng), ua) * side;
+    const double apart = ra + rb + (kind == 3 ? -(ra + rb) * (u(rng) + 1.0) : 2.0 * margin * u(rng));
+    Vec3 q0 = p0 + (0.5 + 0.5 * u(rng)) * (p1 - p0) + (kind == 2 ? Vec3::Zero() : Vec3(apart * side));
+    if (kind == 2) q0 = p1 + apart * ua;  // end to end on one line
+    const Vec3 q1 = q0 + (0.1 + 0.3 * (u(rng) + 1.0)) * (kind == 0 ? Vec3(ub - ub.dot(side) * side).normalized() : ub);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << " kind " << kind);
+    const double gap = least(p0, p1, q0, q1) - ra - rb;
+    const auto ms = d.detect({.bodies = {colRod(p0, p1, ra), colRod(q0, q1, rb)}, .margin = margin});
+    if (gap > margin * (1.0 + 1e-9)) {
+      EXPECT_EQ(colCount(ms), 0u);
+      continue;
+    }
+    if (gap < margin * (1.0 - 1e-9)) ASSERT_EQ(ms.size(), 1u);
+    if (ms.empty()) continue;
+    ++touching;
+    const Contact* deepest = &ms[0].contacts.front();
+    for (const Contact& c : ms[0].contacts) {
+      if (c.depth > deepest->depth) deepest = &c;
+      EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+      EXPECT_LT((c.pointA + c.depth * c.normal - c.pointB).norm(), 1e-12);
+      EXPECT_LE(toSegment(c.pointA, p0, p1), ra + 1e-12);  // (an end ball's point may be inside)
+      EXPECT_LE(toSegment(c.pointB, q0, q1), rb + 1e-12);
+    }
+    EXPECT_NEAR(deepest->depth, -gap, 1e-12);
+    EXPECT_NEAR(toSegment(deepest->pointA, p0, p1), ra, 1e-12);  // on A's surface
+    EXPECT_NEAR(toSegment(deepest->pointB, q0, q1), rb, 1e-12);  // on B's
+  }
+  EXPECT_GT(touching, 300);
 }
 
 TEST(Collision, SeparatedPairsGiveNoContact) {
