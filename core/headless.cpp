@@ -353,6 +353,11 @@ std::string formatSummary(const RunSummary& s) {
   for (const auto& c : s.constraints) {
     if (c.maxDeviation < 0.0 && c.assembledAt < 0.0) {
       std::snprintf(buf, sizeof buf, "  %-*s  never active\n", int(width), c.name.c_str());
+    } else if (c.maxDeviation < 0.0 && c.assembledAt < s.finalTime) {
+      // (a helper's trebuchet let its sling go at 1 s, before the 1.5 s it took to assemble, and
+      // read "not assembled before the end" of a 600 s run)
+      std::snprintf(buf, sizeof buf, "  %-*s  switched off before it assembled (it would have at t = %.3g s)\n",
+                    int(width), c.name.c_str(), c.assembledAt);
     } else if (c.maxDeviation < 0.0) {
       std::snprintf(buf, sizeof buf, "  %-*s  not assembled before the end (assembles at t = %.3g s)\n", int(width),
                     c.name.c_str(), c.assembledAt);

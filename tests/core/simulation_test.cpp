@@ -393,6 +393,12 @@ TEST(Simulation, TheEnergyAfterAssemblyStartsWhenTheLastSwitchedOnConstraintHasA
   EXPECT_NEAR(again.assembledAt, 6.0, 1e-9);
   opt.until = 5.0;  // (off and on again, but not yet assembled)
   EXPECT_LT(runScene(s, opt).assembledAt, 0.0);
+
+  // switched off before it assembled, and not on again: the summary says so (a helper's sling)
+  s.events = {event(0.5, EventAction::Enable), event(1.5, EventAction::Disable)};
+  opt.until = 3.0;
+  const std::string off = formatSummary(runScene(s, opt));
+  EXPECT_NE(off.find("pin   switched off before it assembled (it would have at t = 2 s)"), std::string::npos) << off;
 }
 
 // A chain all but straight (a helper's hunt, session 56): five 0.4 m rods drawn zig-zag from a
