@@ -684,6 +684,13 @@ void MainWindow::recover(RecoveryFile& r) {
 void MainWindow::showStabilityWarnings() {
   // values past their stable bounds (core/stability.h): the file loads as it is, and says so
   // in a box that does not block the window, and in the status bar
+  // the last file's box and status message go with it (a helper, having opened another scene,
+  // read the first one's warning count under the second)
+  if (auto* old = findChild<QMessageBox*>(QStringLiteral("stabilityBox"))) {
+    old->setObjectName(QString());
+    old->close();
+  }
+  statusBar()->clearMessage();
   const std::vector<core::StabilityWarning> warnings = core::stabilityWarnings(m_doc.scene());
   if (warnings.empty()) return;
   int diverging = 0, shape = 0;
@@ -700,9 +707,10 @@ void MainWindow::showStabilityWarnings() {
   const QString head =
       diverging ? tr("%1 has values its integrator cannot step stably: playing it will blow up. Fix them in the "
                      "Properties dock (the scene is loaded as it is).").arg(name)
-      : shape   ? tr("%1 has a shape that no setting makes work (a chain out of its reach, drawn straight, or "
-                     "with almost no slack; a drive its links cannot follow): it may blow up. Each warning says "
-                     "what to change (the scene is loaded as it is).").arg(name)
+      // (not "no setting makes work": a helper's chain with 0.5 % of slack played 10 minutes well)
+      : shape   ? tr("%1 has a shape that can blow up or lose its energy at any time step (a chain out of its "
+                     "reach, drawn straight, or with almost no slack; a drive its links cannot follow). Each "
+                     "warning says what to change (the scene is loaded as it is).").arg(name)
                 : tr("%1 runs, but not as its values say (too coarse for its time step, a body held in a "
                      "plane...): each warning names the value and the fix.").arg(name);
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Stability warnings"), head, QMessageBox::Ok, this);

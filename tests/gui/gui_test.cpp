@@ -2,6 +2,7 @@
 // mouse clicks through QTest, screenshots read back from the X server.
 #include "gui_util.h"
 
+#include <QPointer>
 #include <QAbstractSpinBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -1149,6 +1150,19 @@ class GuiTest : public QObject {
     QCOMPARE(*w.document().scene().constraints[0].tau, 0.01);
     QTRY_VERIFY(shown("stabilityWarnings").isEmpty());
     w.document().undoStack()->setClean();
+
+    // another scene opened: the box and the status message go with the file they were about
+    // (a helper read the first file's warning count while the second played)
+    QVERIFY(w.openFile(path));
+    QPointer<QMessageBox> first = w.findChild<QMessageBox*>("stabilityBox");
+    QVERIFY(first && first->isVisible());
+    const QString fine = dir.filePath("fine.json");
+    s.constraints[0].tau = 0.1;
+    core::saveScene(s, fine.toStdString());
+    QVERIFY(w.openFile(fine));
+    QVERIFY(!first || !first->isVisible());
+    QVERIFY(!w.findChild<QMessageBox*>("stabilityBox"));
+    QVERIFY2(!w.statusBar()->currentMessage().contains("stability warning"), qPrintable(w.statusBar()->currentMessage()));
   }
 
   // A nail moved under the floor with contacts on: the edit lands and is said, in the status
