@@ -66,7 +66,7 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
   for (const core::ConstraintDraw& c : snap.constraints) {
     if (!c.active) continue;
     for (int s = 0; s < c.nb; ++s) {
-      m.force = std::max(m.force, c.force[s].norm());
+      if (c.force[s].norm() > kStillForce) m.force = std::max(m.force, c.force[s].norm());
       if (c.body[s] >= 0 && size_t(c.body[s]) < snap.bodies.size())
         arm = std::max(arm, (c.at[s] - snap.bodies[size_t(c.body[s])].x).norm());
     }
@@ -80,7 +80,8 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
         m.torque = std::max(m.torque, c.torque[s].norm());
   }
   if (view.contacts)
-    for (const core::ContactDraw& c : snap.contacts) m.force = std::max(m.force, c.force.norm());
+    for (const core::ContactDraw& c : snap.contacts)
+      if (c.force.norm() > kStillForce) m.force = std::max(m.force, c.force.norm());
   // the constant forces and torques the scene applies (drawn as the scene walk does)
   if (snap.geometry)
     for (size_t f = 0; f < snap.forces.size() && f < snap.geometry->forceKinds.size(); ++f) {
@@ -90,7 +91,7 @@ ArrowMaxima largestArrows(const core::Snapshot& snap, const ViewOptions& view) {
     }
   for (const core::BodyPose& p : snap.bodies)
     if (p.active) {
-      if (view.externalForces) m.force = std::max(m.force, p.externalForce.norm());
+      if (view.externalForces && p.externalForce.norm() > kStillForce) m.force = std::max(m.force, p.externalForce.norm());
       if (p.v.norm() > kStillSpeed) m.velocity = std::max(m.velocity, p.v.norm());
     }
   // a non-finite value chooses nothing (the arrow itself is not drawn either)
@@ -106,7 +107,7 @@ ArrowScale chooseArrowScale(const core::Snapshot& snap, const ViewOptions& view,
   a.newtonsPerMetre = niceCeil(m.force / reach);
   a.newtonMetresPerMetre = niceCeil(m.torque / reach);
   a.secondsPerMetre = niceCeil(m.velocity / reach);
-  a.forceNoise = noiseFloor(m.force);
+  a.forceNoise = std::max(noiseFloor(m.force), kStillForce);
   a.torqueNoise = std::max(noiseFloor(m.torque), m.torqueFloor);
   a.velocityNoise = std::max(noiseFloor(m.velocity), kStillSpeed);
   return a;
@@ -150,7 +151,7 @@ ArrowScale ArrowScales::update(const core::Snapshot& snap, const ViewOptions& vi
   a.newtonsPerMetre = force.update(m.force, reach, snap.t);
   a.newtonMetresPerMetre = torque.update(m.torque, reach, snap.t);
   a.secondsPerMetre = velocity.update(m.velocity, reach, snap.t);
-  a.forceNoise = force.noise();
+  a.forceNoise = std::max(force.noise(), kStillForce);
   a.torqueNoise = std::max(torque.noise(), m.torqueFloor);
   a.velocityNoise = std::max(velocity.noise(), kStillSpeed);
   return a;

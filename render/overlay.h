@@ -63,6 +63,10 @@ double noiseFloor(double reference);  // kNoiseFraction * reference (0 for a bad
 // motion a model in metres shows, and a stack of boxes at rest, stepped once, moved at 1e-17 m/s
 // and was drawn with a full-length velocity arrow and a legend of "1e-17 m/s" (a helper's finding).
 inline constexpr double kStillSpeed = 1e-9;  // m/s
+// A force below this is drawn as none, whatever the largest: a nanonewton is the weight of a
+// tenth of a microgram. A four-bar at t = 0, its joints exactly met, had constraint forces of
+// 1e-14 N, drawn full length with a legend of "50 fN" (a helper's finding).
+inline constexpr double kStillForce = 1e-9;  // N
 
 // An arrow as the renderer draws it: a shaft kArrowShaftPixels wide (times the display's pixel
 // scale) and a head 7 shaft widths long, at most 0.35 of the arrow (lengths in any one unit:

@@ -379,6 +379,27 @@ TEST(SceneWalk, ARoundOffSpeedIsDrawnAtRest) {
   EXPECT_TRUE(slow.drawn.arrowScale.velocities);
 }
 
+// Forces of round-off at rest (a four-bar at t = 0: 1e-14 N) draw no arrow and choose no scale,
+// where they were drawn full length with a legend of "50 fN"; a micronewton is drawn.
+TEST(SceneWalk, RoundOffForcesAreDrawnAsNone) {
+  core::Snapshot s = smallScene();
+  for (core::ConstraintDraw& c : s.constraints)
+    for (int k = 0; k < c.nb; ++k) {
+      c.force[k] *= 1e-15;
+      c.torque[k] = Vec3::Zero();
+    }
+  const auto forces = [](const Walk& w) {
+    return Recorder::count(w.drawn.segments, [](const auto& g) { return g.kind == Kind::ConstraintForce; });
+  };
+  const Walk still(s, noGrid());
+  EXPECT_EQ(forces(still), 0);
+  EXPECT_FALSE(still.drawn.arrowScale.forces);
+  s.constraints[0].force[0] = Vec3(0, 0, 1e-6);
+  const Walk small(s, noGrid());
+  EXPECT_EQ(forces(small), 1);
+  EXPECT_TRUE(small.drawn.arrowScale.forces);
+}
+
 TEST(SceneWalk, TheGizmoLettersItsAxesInTheCorner) {
   const render::Camera c = frontCamera();
   const Walk w(smallScene(), noGrid());
