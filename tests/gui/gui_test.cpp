@@ -1137,6 +1137,7 @@ class GuiTest : public QObject {
     QVERIFY(!box->isModal());
     QVERIFY2(box->informativeText().contains("Diverges: constraints[0].tau: 0.0002 s"), qPrintable(box->informativeText()));
     QVERIFY(w.statusBar()->currentMessage().contains("certainly diverging"));
+    QCOMPARE(w.statusBar()->toolTip(), w.statusBar()->currentMessage());  // whole, where the bar cuts it
     box->close();
     // its other fields still edit (the old value is not new), and the value itself can be fixed
     w.select({ui::Selection::Kind::Body, "upper"});
