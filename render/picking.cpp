@@ -185,16 +185,24 @@ Hit pickControlPoint(const core::Snapshot& s, const Camera& c, double px, double
   for (const Hit& p : controlPointsWithin(s, c, px, py, radius)) {
     const double depth = (p.position - c.eye()).norm();
     const double off = s.geometry->bodies[size_t(p.index)].points[size_t(p.point)].local.norm();
-    // the nearest on screen; among coincident ones a point not on `avoid` (two rods drawn end
-    // to end: the second's end could not be clicked to join it to the first's), then of one
-    // body the nearest its centre (in the front view a ball's front pole hid its centre: a
-    // spring a user hooked to the middle of the ball pulled at its front, turning it out of the
-    // picture), of others the nearest the eye
+    // a point not on `avoid` anywhere within the radius before one on it (two rods drawn end to
+    // end: the second's end could not be clicked to join it to the first's; a helper's hinge, its
+    // second click on the fixed box's centre, took the first body's point a pixel nearer again,
+    // and the hinge was refused: Tab still reaches that one, ui ToolContext::targetAt); then the
+    // nearest on screen; among coincident ones of one body the nearest its centre (in the front
+    // view a ball's front pole hid its centre: a spring a user hooked to the middle of the ball
+    // pulled at its front, turning it out of the picture), of others the nearest the eye
     const bool sameBody = h.kind == Hit::Kind::ControlPoint && h.index == p.index;
     const bool bestAvoided = h.kind == Hit::Kind::ControlPoint && h.index == avoid;
-    const bool closer = bestAvoided != (p.index == avoid) ? bestAvoided
-                        : sameBody                         ? off < bestOff - 1e-12
-                                                           : depth < bestDepth;
+    if (h.kind == Hit::Kind::ControlPoint && bestAvoided != (p.index == avoid)) {
+      if (bestAvoided) {
+        h = p;
+        bestDepth = depth;
+        bestOff = off;
+      }
+      continue;
+    }
+    const bool closer = sameBody ? off < bestOff - 1e-12 : depth < bestDepth;
     if (p.distance < h.distance - 0.5 || (p.distance <= h.distance + 0.5 && closer)) {
       h = p;
       bestDepth = depth;

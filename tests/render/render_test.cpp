@@ -122,6 +122,27 @@ TEST(Picking, BodiesPointsNailsAndSegmentsWithinTheirRadius) {
     EXPECT_EQ(geo->bodies[0].points[size_t(centre.point)].name, "center") << frontFirst;
   }
 
+  // a second click avoiding a body takes another body's point anywhere within the radius, not
+  // the avoided body's point a few pixels nearer (a helper's hinge was refused so)
+  {
+    core::Snapshot two = oneSphere();
+    auto geo = std::make_shared<core::SceneGeometry>(*two.geometry);
+    core::BodyGeometry other = geo->bodies[0];
+    other.name = "other";
+    geo->bodies.push_back(other);
+    two.geometry = geo;
+    core::BodyPose shifted = two.bodies[0];
+    shifted.x += Vec3(4 * c.pixelSize(shifted.x), 0, 0);  // its centre 4 px right of the first's
+    two.bodies.push_back(shifted);
+    c.project(two.bodies[0].x, px, py);
+    EXPECT_EQ(render::pickControlPoint(two, c, px, py, 6).index, 0);
+    const render::Hit avoided = render::pickControlPoint(two, c, px, py, 6, 0);
+    ASSERT_EQ(avoided.kind, render::Hit::Kind::ControlPoint);
+    EXPECT_EQ(avoided.index, 1);
+    EXPECT_EQ(geo->bodies[1].points[size_t(avoided.point)].name, "center");
+    EXPECT_EQ(render::pickControlPoint(two, c, px, py, 6, 1).index, 0);
+  }
+
   c.project(Vec3(-0.5, 0, 0.5), px, py);
   EXPECT_EQ(render::pickNail(s, c, px, py - 5, 6).kind, render::Hit::Kind::Nail);
   EXPECT_FALSE(render::pickNail(s, c, px, py - 8, 6));
