@@ -122,8 +122,8 @@ void mergeClose(std::vector<Contact>& cs, double tol) {
     return a.depth != b.depth ? a.depth > b.depth : lessPoint(a.pointA, b.pointA);
   });
   // The kept contacts' midpoints in order of x: a contact's near ones lie within tol of its x
-  // (|dx| <= the distance), so each looks at those alone (a torus chain's hooked pair has
-  // hundreds of chord contacts).
+  // (|dx| <= the distance), so each looks at those alone (two fat tori lying on each other have
+  // a contact for each pair of chords within the margin).
   std::vector<Contact> kept;
   std::vector<Vec3> byX;
   const auto lessX = [](const Vec3& p, const Vec3& q) { return p.x() < q.x(); };
