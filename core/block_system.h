@@ -33,6 +33,7 @@ class BlockSystem {
   }
   // x: 3 per selected constraint, in selection order; solved in place.
   void solve(Eigen::VectorXd& x) const { m_ldlt.solve(x); }
+  void solve(Eigen::VectorXd& x, Eigen::VectorXd& x2) const { m_ldlt.solve(x, x2); }  // (two at once)
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const { m_ldlt.multiply(x, y); }
 
   const std::vector<int>& constraints() const { return m_nodes; }

@@ -65,8 +65,11 @@ bool BlockLdltSolver::solve(const ConstraintAssembly& a, const Eigen::VectorXd& 
     m_r = -B;
   }
   m_x = m_r;
-  m_system.solve(m_x);
+  m_secondSolved = m_factored && m_second && m_second->size() == 3 * n;
+  if (m_secondSolved) m_system.solve(m_x, *m_second);
+  else m_system.solve(m_x);
   if (ok && !m_regularize && nearlySingular(m_r, m_x)) {
+    m_secondSolved = false;
     m_factored = false;
     return false;
   }

@@ -78,6 +78,11 @@ class BlockLdltSolver final : public ConstraintSolver {
   bool factored() const { return m_factored; }
   // x: 3 entries per active constraint (in active() order, padded rows 0); solved in place.
   void solveFactored(Eigen::VectorXd& x) const { m_system.solve(x); }
+  // A second right-hand side (3 per node, as solveFactored's) for the next solve to solve beside
+  // -B in the same pass, in place: after a solve that factored M without regularization, what
+  // second() returns is M^-1 of it. Null: none.
+  void setSecond(Eigen::VectorXd* x) { m_second = x; m_secondSolved = false; }
+  const Eigen::VectorXd* second() const { return m_secondSolved ? m_second : nullptr; }
 
  private:
   // Whether x = M^-1 b is as large as only a nearly singular M makes it (see the .cpp).
@@ -87,6 +92,8 @@ class BlockLdltSolver final : public ConstraintSolver {
   bool m_factored = false;
   BlockSystem m_system;
   Eigen::VectorXd m_x, m_r;  // right-hand side / solution, 3 per node
+  Eigen::VectorXd* m_second = nullptr;  // (setSecond)
+  bool m_secondSolved = false;
 };
 
 class LeastSquaresSolver final : public ConstraintSolver {

@@ -40,6 +40,7 @@ void ConstraintSystem::formEquation(const Params& params, const std::vector<Vec3
 bool ConstraintSystem::run(ConstraintSolver& solver) {
   m_lastSolver = &solver;
   if (&solver == &m_dense) m_dense.setFirst(heldFirst());
+  if (&solver == &m_block) m_block.setSecond(m_held ? m_velocity.heldRightHandSide() : nullptr);  // (splitHeldCorrection)
   return solver.solve(m_assembly, m_B, m_fc, m_report);
 }
 

@@ -53,6 +53,11 @@ class ConstraintSystem {
            m_velocity.correctHeldForArmRotation(m_assembly, m_block, stab, m_B, m_fc, F, T);
   }
   int armPasses() const { return m_velocity.armPasses(); }
+  // Then the held constraints' position correction as a displacement alone
+  // (VelocityLevelEquation::splitHeldCorrection); only after a solve by block LDL^T.
+  bool splitHeldCorrection(std::vector<Vec3>& Fp, std::vector<Vec3>& Tp) {
+    return m_lastSolver == &m_block && m_velocity.splitHeldCorrection(m_assembly, m_block, m_fc, Fp, Tp);
+  }
 
   // Stage "apply": F_i += G_j^i Fc_j, T_i += H_j^i Fc_j.
   void applyForces(std::vector<Vec3>& F, std::vector<Vec3>& T) const;

@@ -133,7 +133,13 @@ void evaluateForces(const Model& model, const Params& params, double t, const Ei
   ctx.system.solve(st.solver);
   ctx.system.applyForces(ctx.F, ctx.T);
   ctx.system.correctHeldForArmRotation(stab, ctx.F, ctx.T);
-  if (stiffened) ctx.stiffness.release(ctx.kin, ctx.T);
+  ctx.split = false;
+  if (stab.velocityLevel && memory) {
+    ctx.Fp.assign(ctx.F.size(), Vec3::Zero());
+    ctx.Tp.assign(ctx.T.size(), Vec3::Zero());
+    ctx.split = ctx.system.splitHeldCorrection(ctx.Fp, ctx.Tp);
+  }
+  if (stiffened) ctx.stiffness.release(ctx.kin, ctx.T, ctx.split ? &ctx.Tp : nullptr);
 }
 
 void evaluateDerivative(const Model& model, const Params& params, double t, const Eigen::VectorXd& y,

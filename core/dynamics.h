@@ -23,6 +23,10 @@ namespace tether::core {
 struct StepContext {
   std::vector<BodyKinematics> kin;
   std::vector<Vec3> F, T;                 // net force (N) and torque (N m) per body
+  // semi-implicit Euler: the held constraints' position correction per body, a part of F and T
+  // whose impulse the step takes back after its drift (splitHeldCorrection); split: any
+  std::vector<Vec3> Fp, Tp;
+  bool split = false;
   ConstraintSystem system;
   GeometricStiffness stiffness;           // semi-implicit Euler (core/velocity_level.h)
   BlockSystem projection;                 // projection's J W J^T over the assembled constraints

@@ -347,6 +347,8 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     c.y.segment<3>(i + 7) += h * c.F[b];
     c.y.segment<3>(i + 10) += h * c.T[b];
   }
+  // (the contact stage meets the momenta the drift moves with, the held constraints' position
+  // correction in them)
   if (afterKick) afterKick(c.y);
   // bodies held at a nail alone turn about it (turnAboutPin; among contacts only those clear of
   // everything, the contact impulses being found for the straight drift): found from the kicked
@@ -359,7 +361,9 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
       continue;
     }
     const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
-    const Vec3 L = c.y.segment<3>(i + 10), w0 = k.invI * L;  // (w0: the new rate at the start orientation)
+    Vec3 L = c.y.segment<3>(i + 10);
+    if (c.split) L -= h * c.Tp[b];
+    const Vec3 w0 = k.invI * L;  // (w0: the new rate at the start orientation)
     trend.dw[b] = w0 - k.w;
     // drift: positions with the new velocities
     c.y.segment<3>(i) += (h * k.invMass) * Vec3(c.y.segment<3>(i + 7));
@@ -373,6 +377,15 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     const Quat q(c.y(i + 3), c.y(i + 4), c.y(i + 5), c.y(i + 6));
     setOrientation(c.y, i, advanceOrientation(q, c.y.segment<3>(i + 10), model.bodies[b], h));
   }
+  // the held constraints' position correction has moved the bodies; its impulse goes
+  // (VelocityLevelEquation::splitHeldCorrection)
+  if (c.split)
+    for (size_t b = 0; b < model.bodies.size(); ++b) {
+      if (c.kin[b].invMass == 0.0) continue;
+      const Eigen::Index i = static_cast<Eigen::Index>(b) * kBodyDofs;
+      c.y.segment<3>(i + 7) -= h * c.Fp[b];
+      c.y.segment<3>(i + 10) -= h * c.Tp[b];
+    }
   placeRotors(c);
 }
 

@@ -73,7 +73,9 @@ Vec3 velocityTarget(const ConstraintRows& r, int j, double tau, const Stabilizat
     // freely within the band until projection snapped it back, and the snap (a move of the
     // positions alone, against the load the joint carries) added energy every time: a chain
     // yanked by a stiff spring gained 11 % in 20 s at 16 us steps (0.2 % with all of D cancelled;
-    // the benchmark chains' joints close to 6e-9 m instead of 1e-7).
+    // the benchmark chains' joints close to 6e-9 m instead of 1e-7). After a solve by block
+    // LDL^T the -D/h part closes D by a move of the positions alone, not by a rate the joint's load
+    // would work on (splitHeldCorrection).
     // Over the step D moves by h D1' + h^2/2 c (the rows turn with the bodies; see
     // correctHeldForArmRotation): the target takes -h/2 c at the start velocities, so that the
     // step leaves D at O(h^3) instead of h^2/2 c. Without it a box rocking on a corner held by
@@ -251,6 +253,8 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
   // the held point pairs, whose targets include -h/2 c (see correctHeldForArmRotation)
   m_heldPairs.clear();
   m_heldSeparations.clear();
+  m_heldNodes.clear();
+  m_heldB.clear();
   m_armPasses = 0;
   // the rate offsets for the next step (see velocityTarget), unknown (NaN) for the held
   // constraints; none at all (an empty list, no pass over every constraint) while all are held
@@ -268,6 +272,8 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     if (holding && !velocityRows && heldPointPair(r, j, *stab.assembled)) {
       // the common case, written out: held, every slot a point slot (PointConstraintPart)
       b = (r.D1 - heldTarget(r.D, holdRate)) * invH;
+      m_heldNodes.push_back(int(node));
+      m_heldB.push_back(r.D * (holdRate * invH));
       // the first guess of the fixed point: c at w moved on by its trend over the last step (or
       // at the start velocities)
       Vec3 guess = Vec3::Zero();
@@ -305,6 +311,10 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
       target = velocityConstraintTarget(r, j, tau, stab, g, m_nextAim);
     } else if (held) {
       target = velocityTarget(r, j, tau, stab, g, true);
+      if (!r.separation) {  // (see splitHeldCorrection)
+        m_heldNodes.push_back(int(node));
+        m_heldB.push_back(onRows(r.D, r.d) * (holdRate * invH));
+      }
       if (holding && r.separation) {  // (its -h/2 c taken at the end velocities too)
         m_cApplied[node] = Vec3(r.c(0), 0.0, 0.0);
         m_heldSeparations.push_back(int(node));
@@ -318,6 +328,10 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
     m_nextOffset[size_t(j)] = rateOffsetFor(r, g, stab.h);
     addFreeAcceleration(b, r, kin, Fext, Text, held ? 0.5 : 1.0);
     scatterRows(B, a.rowOffset()[size_t(j)], b, r.d);
+  }
+  if (!m_heldNodes.empty()) {
+    m_split.setZero(3 * Eigen::Index(active.size()));
+    for (size_t k = 0; k < m_heldNodes.size(); ++k) m_split.segment<3>(3 * m_heldNodes[k]) = -m_heldB[k];
   }
 }
 
@@ -350,7 +364,7 @@ void VelocityLevelEquation::form(const ConstraintAssembly& a, const Params& para
 // projection off, where every pass runs, 0.08-0.14 J). The
 // threshold was a quarter of the tolerance while held targets left the part of D within the
 // tolerance alone; since they cancel all of D (velocityTarget), a skipped pass's h^2/2 dc comes
-// back as a rate -D/h next step, which does work against the joint's load: three light links
+// back as a rate -D/h next step (before splitHeldCorrection), which did work against the joint's load: three light links
 // yanked by a stiff spring gained 12 % of their energy in a minute at a quarter, lost 1.6 % at
 // 1/40 (and 2 % with every pass; the 10 000-link chain costs +2 % at 1/40, +12 % at 1/400).
 // Measured at a quarter (correction passes, 2 s): the
@@ -457,6 +471,62 @@ bool VelocityLevelEquation::correctHeldForArmRotation(const ConstraintAssembly& 
   return m_armPasses > 0;
 }
 
+// The held constraints' position correction, as a displacement alone (a split impulse). A held
+// constraint's target D1* = -D / max(h, dt) - h/2 c asks the step to close its deviation D, and
+// the solve meets it with forces: by linearity Fc = M^-1 (-B) holds the part
+//   f_D = M^-1 (-B_D),   B_D = D / (h max(h, dt)) on a held constraint's rows, 0 elsewhere,
+// whose impulse h f_D turns each held joint's rate toward -D / max(h, dt). That impulse is a real
+// one: the joint's load f (the rest of its force) does work on the rate it sets, about
+// f . (J u) h = -f . D h / max(h, dt) per step, positive where the step left the joint stretched
+// along its pull. A step's third-order error leaves a taut joint stretched on the same side step
+// after step (its arms turn on while it carries its load), so that work does not average out:
+// 50 steel balls of 1 cm joined point to point from a nail, dropped from horizontal, gained
+// 0.028 J in 20 s (+0.1 J a minute, 18 % of their peak kinetic energy in ten), growing with the
+// projection tolerance, which bounds D (0.0017 J at 1e-8 m), and with projection off as much.
+// Here f_D moves the positions alone: the step kicks the momenta with the whole force, drifts,
+// and then takes (F_D, T_D) = J^T f_D's impulse back (stepSemiImplicitEuler):
+//   x' = x + h (v' + h m^-1 F_D),   q' turned at w' + h I^-1 T_D,   momenta without h J^T f_D,
+// a displacement dq = h^2 W J^T f_D with J dq = -h^2 M M^-1 B_D = -D h / max(h, dt): the same
+// closing of D, and no momentum (f_D is not in the constraints' forces fc either). The kinetic energy is the step's; a potential changes by the
+// move alone, which is the smallest in the mass metric: over a joint between two bodies the slots'
+// forces are opposite (sum of J_l^T f_D = 0), so sum m dx = 0 and the mass centre stays, and
+// gravity does no work on it; a joint to a nail or a path moves its body against gravity by D,
+// the load's one step of f . D instead of one per joint. The rope: +1e-4 J in 20 s, its highest
+// at 13 s of 20 (20 balls; 50 balls: +6e-4 J, highest at 8.6 s) against +0.0044 J and +0.028 J,
+// each highest at the end. As game engines' split impulse (pseudo-velocities; Catto, Bullet's
+// splitImpulse), solved beside the step's forces in the same pass over the factors
+// (BlockLdltSolver::setSecond). Not for held separation rows (a distance's, a sphere-to-sphere's),
+// which keep the velocity form: split, a sphere circling a pinned sphere at 30 m/s on a
+// sphere-to-sphere lost 0.43 J/s of its 1 890 J at dt 1 ms and 0.5 ms alike, with projection on
+// or off (the corpus's #3), and a torus and a needle on two distances from a nail blew up at 17 s
+// (#265); the cause is not found yet.
+bool VelocityLevelEquation::splitHeldCorrection(const ConstraintAssembly& a, const BlockLdltSolver& factored,
+                                                Eigen::VectorXd& fc, std::vector<Vec3>& Fp, std::vector<Vec3>& Tp) {
+  if (!factored.factored() || m_heldNodes.empty()) return false;
+  const std::vector<int>& active = a.active();
+  const std::vector<ConstraintRows>& rows = a.rows();
+  const int n = static_cast<int>(active.size());
+  // f_D: solved beside the step's forces (BlockLdltSolver::setSecond), or here
+  const Eigen::VectorXd* solved = factored.second();
+  if (!solved) {
+    factored.solveFactored(m_split);
+    solved = &m_split;
+  }
+  for (int node = 0; node < n; ++node) {
+    const int j = active[size_t(node)];
+    const ConstraintRows& r = rows[size_t(j)];
+    const Vec3 dfc = solved->segment<3>(3 * node);
+    if (r.d == 3) fc.segment<3>(a.colOffset()[size_t(j)]) -= dfc;
+    else addRows(fc, a.colOffset()[size_t(j)], -dfc, r.d);
+    for (int s = 0; s < r.nb; ++s) {
+      const size_t b = size_t(r.body[s]);
+      Fp[b] += r.jlT(s, dfc);
+      Tp[b] += r.jaT(s, dfc);
+    }
+  }
+  return true;
+}
+
 // Geometric stiffness of taut point-pair constraints, for the semi-implicit Euler step.
 //
 // A point-pair constraint pulls its point on a body with a world force f (its multiplier, or
@@ -540,10 +610,11 @@ bool GeometricStiffness::apply(const Model& model, const ConstraintAssembly& a, 
   return !m_stiffened.empty();
 }
 
-void GeometricStiffness::release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) const {
+void GeometricStiffness::release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T, std::vector<Vec3>* Tp) const {
   for (const Stiffened& st : m_stiffened) {
     BodyKinematics& k = kin[size_t(st.body)];
     T[size_t(st.body)] = st.inertia * (k.invI * T[size_t(st.body)]);
+    if (Tp) (*Tp)[size_t(st.body)] = st.inertia * (k.invI * (*Tp)[size_t(st.body)]);
     k.invI = st.plainInvI;
   }
 }

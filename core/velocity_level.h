@@ -16,7 +16,9 @@
 // spinning bodies too; once assembled it is held by the implicit target without c, like Hong
 // et al.'s scheme (with c, fast whipping chains diverged), and projection removes the drift;
 // a held point pair's target also includes half the step's arm-rotation term, at the end
-// velocities (see correctHeldForArmRotation), which leaves its drift third order.
+// velocities (see correctHeldForArmRotation), which leaves its drift third order. The held
+// targets' -D/h closes D by moving the positions alone (splitHeldCorrection), so that the
+// joints' loads do no work on it.
 #pragma once
 
 #include <Eigen/Core>
@@ -78,6 +80,16 @@ class VelocityLevelEquation {
   // corrected. False if it changed nothing.
   bool correctHeldForArmRotation(const ConstraintAssembly& a, const BlockLdltSolver& factored, const Stabilization& stab,
                                  Eigen::VectorXd& B, Eigen::VectorXd& fc, std::vector<Vec3>& F, std::vector<Vec3>& T);
+  // After correctHeldForArmRotation: the part of the forces that closes the held constraints'
+  // deviations (the -D/h of their targets), to move the positions alone (derived in
+  // velocity_level.cpp). fc loses it; Fp and Tp (per body, zeroed by the caller) get it as a force
+  // and torque, which the net F and T keep: the step takes their impulse back after its drift.
+  // False if there is none (no held constraint, or a solve that was not by block LDL^T).
+  bool splitHeldCorrection(const ConstraintAssembly& a, const BlockLdltSolver& factored, Eigen::VectorXd& fc,
+                           std::vector<Vec3>& Fp, std::vector<Vec3>& Tp);
+  // The held constraints' part of -B (3 per node, zero elsewhere) for the solve to solve beside
+  // -B (BlockLdltSolver::setSecond), or null when none is held. Valid until the next form().
+  Eigen::VectorXd* heldRightHandSide() { return m_heldNodes.empty() ? nullptr : &m_split; }
   // Passes of that correction since the last form() (0 when its first guess held).
   int armPasses() const { return m_armPasses; }
 
@@ -101,6 +113,9 @@ class VelocityLevelEquation {
   std::vector<Vec3> m_nextAim;
   std::vector<LawStep> m_nextLaw;
   Eigen::VectorXd m_r;            // the correction's right-hand side / solution, 3 per node
+  std::vector<int> m_heldNodes;   // the held constraints' nodes (splitHeldCorrection)
+  std::vector<Vec3> m_heldB;      // their targets' position part in B, D / (h max(h, dt))
+  Eigen::VectorXd m_split;        // -m_heldB, 3 per node (heldRightHandSide)
 };
 
 // Geometric stiffness of taut point-pair constraints for the semi-implicit Euler step
@@ -118,7 +133,7 @@ class GeometricStiffness {
              const std::vector<std::uint8_t>& assembled, const std::vector<Vec3>* spinTrend, double ahead, double h,
              std::vector<BodyKinematics>& kin, std::vector<Vec3>& T);
   // After the solve: the net torque as the rate of L (I (I + S)^-1 t), and the plain I^-1 back.
-  void release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T) const;
+  void release(std::vector<BodyKinematics>& kin, std::vector<Vec3>& T, std::vector<Vec3>* Tp = nullptr) const;
 
  private:
   std::vector<Mat3> m_stiffness;  // per body: S = h^2 (geometric stiffness)

@@ -58,6 +58,13 @@ void check(const Problem& p, int expectedFill) {
   Eigen::VectorXd y;
   f.multiply(x, y);
   EXPECT_LT((y - b).norm() / b.norm(), 1e-10);
+  // two right-hand sides in one pass: each as its own solve gives it (to rounding)
+  const Eigen::VectorXd b2 = Eigen::VectorXd::Random(3 * p.n);
+  Eigen::VectorXd one = b, two = b2, alone = b2;
+  f.solve(one, two);
+  f.solve(alone);
+  EXPECT_LT((one - x).norm() / x.norm(), 1e-14);
+  EXPECT_LT((two - alone).norm() / alone.norm(), 1e-14);
 }
 
 TEST(BlockLdlt, ChainHasNoFill) {
