@@ -520,8 +520,12 @@ bool VelocityLevelEquation::splitHeldCorrection(const ConstraintAssembly& a, con
     else addRows(fc, a.colOffset()[size_t(j)], -dfc, r.d);
     for (int s = 0; s < r.nb; ++s) {
       const size_t b = size_t(r.body[s]);
-      Fp[b] += r.jlT(s, dfc);
-      Tp[b] += r.jaT(s, dfc);
+      if (r.pointPart.has(s)) {
+        r.pointPart.addForce(s, dfc, Fp[b], Tp[b]);  // (one test for both products, as applyForces)
+      } else {
+        Fp[b] += r.jlT(s, dfc);
+        Tp[b] += r.jaT(s, dfc);
+      }
     }
   }
   return true;
