@@ -82,7 +82,7 @@ class BlockLdlt {
   std::vector<Mat3> m_lower;                     // L_jk = A_jk D_k^-1
   std::vector<Mat3> m_assembledDiag, m_assembledOff;  // copies for multiply()
   double m_scale = 0.0;
-  mutable Eigen::VectorXd m_work, m_work2;            // solve() scratch
+  mutable Eigen::VectorXd m_work;                     // solve() scratch
 };
 
 }  // namespace tether::core

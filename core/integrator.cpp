@@ -378,7 +378,9 @@ void stepSemiImplicitEuler(const Model& model, const Params& p, double t, double
     setOrientation(c.y, i, advanceOrientation(q, c.y.segment<3>(i + 10), model.bodies[b], h));
   }
   // the held constraints' position correction has moved the bodies; its impulse goes
-  // (VelocityLevelEquation::splitHeldCorrection)
+  // (VelocityLevelEquation::splitHeldCorrection). (A rotor, put in place below, turned with the
+  // kicked momenta: its one constraint is its pin, met exactly by the last turn, so its share is
+  // round-off.)
   if (c.split)
     for (size_t b = 0; b < model.bodies.size(); ++b) {
       if (c.kin[b].invMass == 0.0) continue;
