@@ -720,6 +720,11 @@ void MainWindow::showStabilityWarnings() {
   box->setModal(false);
   box->setWindowModality(Qt::NonModal);
   box->show();
+  // active, so that Return or Escape closes it as the user reads it (a helper's Return went to
+  // the main window, where no window manager gave the box the keyboard); a click on the main
+  // window takes it back, since nothing blocks there
+  box->raise();
+  box->activateWindow();
   statusBar()->showMessage(tr("%1: %n stability warning(s)", nullptr, int(warnings.size())).arg(name) +
                            (diverging ? tr(", %n certainly diverging", nullptr, diverging) : QString()));
 }
